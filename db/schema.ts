@@ -1,0 +1,148 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The Database type: one interface per table. Timestamps are ISO-8601 UTC strings and flags are 0/1
+ * integers so the same columns work unchanged on SQLite and PostgreSQL.
+ */
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  access_tokens: AccessTokensTable;
+  password_resets: PasswordResetsTable;
+  email_verifications: EmailVerificationsTable;
+  rate_limits: RateLimitsTable;
+  settings: SettingsTable;
+  items: ItemsTable;
+  favourites: FavouritesTable;
+  notifications: NotificationsTable;
+  remote_uploads: RemoteUploadsTable;
+}
+
+export type Role = 'admin' | 'user';
+export type ThemeMode = 'light' | 'dark' | 'system';
+export type EmojiType = 'twemoji' | 'applemoji';
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  role: Role;
+  color: string;
+  avatar_key: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  theme_mode: ThemeMode | null;
+  emoji_type: EmojiType | null;
+  /** JSON object of restriction flags that override the defaults (SPEC §3 meta.restrictions); null for none. */
+  restrictions: string | null;
+  email_verified_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the token, hex. The token itself is only ever in the client's cookie. */
+  id: string;
+  user_id: string;
+  expires_at: string;
+  persistent: number;
+  created_at: string;
+}
+
+export interface AccessTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  last_used_at: string | null;
+  created_at: string;
+}
+
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface EmailVerificationsTable {
+  token_hash: string;
+  user_id: string;
+  expires_at: string;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  reset_at: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export type ItemType = 'folder' | 'file';
+
+export interface ItemsTable {
+  id: string;
+  owner_id: string;
+  /** null: the owner's home. Kept while trashed: it is where a restore puts the item back. */
+  parent_id: string | null;
+  type: ItemType;
+  name: string;
+  /** NFC-normalised, lower-cased name: unique per folder among items not in the trash. */
+  name_key: string;
+  color: string | null;
+  /** JSON text: a plain emoji string or an emoji object from the picker. */
+  emoji: string | null;
+  mimetype: string | null;
+  /** Bytes; 0 for folders. */
+  size: number;
+  blob_key: string | null;
+  /** Blob key prefix of the file's thumbnails (`{prefix}-{xs|sm|md}.webp`); null until made. */
+  thumbnail_key: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+  /** Id of the item whose trashing trashed this one (its own id when trashed directly). */
+  deleted_with: string | null;
+}
+
+export interface FavouritesTable {
+  user_id: string;
+  item_id: string;
+  created_at: string;
+}
+
+export interface NotificationsTable {
+  id: string;
+  user_id: string;
+  /** SPEC §3: gift, team-invitation, subscription-created, billing-alert, insufficient-balance, file-request, remote-upload-done. */
+  category: string;
+  title: string;
+  description: string;
+  /** JSON text `{ type: 'route' | 'invitation', params: { id, route, button } }`, or null. */
+  action: string | null;
+  read_at: string | null;
+  created_at: string;
+}
+
+export type RemoteUploadStatus = 'running' | 'done' | 'failed';
+
+export interface RemoteUploadsTable {
+  id: string;
+  user_id: string;
+  /** The folder the files go to; null is home. */
+  parent_id: string | null;
+  status: RemoteUploadStatus;
+  /** JSON text: the requested URLs, in order. */
+  urls: string;
+  /** JSON text: one `{ url, status: 'done' | 'failed', item_id?, name?, message? }` per URL handled so far. */
+  results: string;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export type Id = Generated<string>;

@@ -1,0 +1,16 @@
+import type { Migration } from 'kysely/migration';
+import * as accounts from './20261123090000_accounts.ts';
+import * as items from './20261123100000_items.ts';
+import * as uploads from './20261124090000_uploads.ts';
+import * as thumbnails from './20261124120000_thumbnails.ts';
+
+/**
+ * Every migration, imported statically: a folder scan at run time breaks once Vite bundles the
+ * server. Add new files here in timestamp order.
+ */
+export const migrations: Record<string, Migration> = {
+  '20261123090000_accounts': accounts,
+  '20261123100000_items': items,
+  '20261124090000_uploads': uploads,
+  '20261124120000_thumbnails': thumbnails,
+};

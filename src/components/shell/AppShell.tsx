@@ -1,0 +1,39 @@
+import type { ReactNode } from 'react';
+import { useT } from '../../stores/i18n.ts';
+import { Spotlight } from '../spotlight/Spotlight.tsx';
+import { AlertPopup } from './AlertPopup.tsx';
+import { CookieNotice } from './CookieNotice.tsx';
+import { LogoutNotice } from './LogoutNotice.tsx';
+import { MobileBar } from './MobileBar.tsx';
+import { RestrictedBar } from './RestrictedBar.tsx';
+import { Sidebar } from './Sidebar.tsx';
+import { Toasts } from './Toasts.tsx';
+import { UploadQueue } from '../uploads/UploadQueue.tsx';
+
+/** The signed-in frame: sidebar (large screens) or top bar, the page, and the app-wide overlays. */
+export function AppShell({ children, wide = false }: { children: ReactNode; wide?: boolean }) {
+  const t = useT();
+  return (
+    <>
+      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[70] focus:rounded-control focus:bg-surface focus:px-3 focus:py-2">
+        {t('app.skip_to_content')}
+      </a>
+      <RestrictedBar />
+      <div className="flex min-h-dvh">
+        <Sidebar />
+        <div className="flex min-w-0 flex-1 flex-col">
+          <MobileBar />
+          <main id="main" className={`mx-auto w-full flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8 ${wide ? 'max-w-[1600px]' : 'max-w-5xl lg:px-10 lg:py-10'}`}>
+            {children}
+          </main>
+        </div>
+      </div>
+      <UploadQueue />
+      <Toasts />
+      <AlertPopup />
+      <Spotlight />
+      <CookieNotice />
+      <LogoutNotice />
+    </>
+  );
+}

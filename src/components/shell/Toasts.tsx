@@ -1,0 +1,28 @@
+import { useStore } from '@nanostores/react';
+import { CircleAlert, CircleCheck, X } from 'lucide-react';
+import { $toasts, dismissToast } from '../../stores/ui.ts';
+import { useT } from '../../stores/i18n.ts';
+
+/** Success and danger toasts, bottom right, each gone after 6 s (SPEC §9). */
+export function Toasts() {
+  const toasts = useStore($toasts);
+  const t = useT();
+  return (
+    <div aria-live="polite" className="pointer-events-none fixed inset-x-4 top-4 z-50 flex flex-col items-end gap-2 sm:left-auto sm:right-6 sm:top-6">
+      {toasts.map((item) => (
+        <div
+          key={item.id}
+          role={item.type === 'danger' ? 'alert' : 'status'}
+          data-testid="toast"
+          className="pointer-events-auto flex w-full max-w-sm items-start gap-3 rounded-card border border-border bg-surface px-4 py-3 text-sm shadow-lg"
+        >
+          {item.type === 'success' ? <CircleCheck className="mt-0.5 size-5 shrink-0 text-success" aria-hidden /> : <CircleAlert className="mt-0.5 size-5 shrink-0 text-danger" aria-hidden />}
+          <p className="flex-1 pt-0.5 font-medium">{item.message}</p>
+          <button type="button" onClick={() => dismissToast(item.id)} className="rounded-md p-0.5 text-muted hover:text-text" aria-label={t('app.dismiss')}>
+            <X className="size-4" aria-hidden />
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,11 @@
+/// <reference types="astro/client" />
+
+declare namespace App {
+  interface Locals {
+    ctx: import('./server/context.ts').AppContext;
+    user: import('./server/auth/sessions.ts').User | null;
+    session: import('./server/auth/sessions.ts').Session | null;
+    authMethod: 'cookie' | 'token' | null;
+    locale: string;
+  }
+}

@@ -1,0 +1,101 @@
+import { useStore } from '@nanostores/react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { AppShell } from '../../components/shell/AppShell.tsx';
+import { FullPageSpinner, Spinner } from '../../components/Spinner.tsx';
+import { $config } from '../../stores/config.ts';
+import { $translations, loadTranslations, t } from '../../stores/i18n.ts';
+import { $router, redirectPage } from '../../stores/router.ts';
+import { watchSession } from '../../stores/session.ts';
+import { closeTopmost } from '../../stores/ui.ts';
+import { $user, loadUser } from '../../stores/user.ts';
+
+// Each screen is its own chunk; all are fetched in idle time after the first paint so moving
+// between them later shows no spinner.
+const screens = {
+  files: () => import('../platform/FilesScreen.tsx'),
+  recent: () => import('../platform/RecentScreen.tsx'),
+  trash: () => import('../platform/TrashScreen.tsx'),
+  profile: () => import('../user/ProfileScreen.tsx'),
+  password: () => import('../user/PasswordScreen.tsx'),
+  storage: () => import('../user/StorageScreen.tsx'),
+  tokens: () => import('../user/TokensScreen.tsx'),
+  adminDashboard: () => import('../admin/DashboardScreen.tsx'),
+};
+const FilesScreen = lazy(screens.files);
+const RecentScreen = lazy(screens.recent);
+const TrashScreen = lazy(screens.trash);
+const ProfileScreen = lazy(screens.profile);
+const PasswordScreen = lazy(screens.password);
+const StorageScreen = lazy(screens.storage);
+const TokensScreen = lazy(screens.tokens);
+const DashboardScreen = lazy(screens.adminDashboard);
+
+function prefetchScreens(admin: boolean): void {
+  const run = () => {
+    for (const [name, load] of Object.entries(screens)) if (admin || name !== 'adminDashboard') void load().catch(() => undefined);
+  };
+  if ('requestIdleCallback' in window) requestIdleCallback(run);
+  else setTimeout(run, 200);
+}
+
+/** The signed-in app: platform, user settings and admin, routed in history mode inside one shell. */
+export default function App() {
+  const translations = useStore($translations);
+  const user = useStore($user);
+  const page = useStore($router);
+  const [failed, setFailed] = useState<string | null>(null);
+
+  useEffect(() => {
+    void loadTranslations($config.get()?.locale ?? 'en');
+    loadUser()
+      .then((loaded) => prefetchScreens(loaded.attributes.role === 'admin'))
+      .catch((error: unknown) => setFailed(error instanceof Error ? error.message : String(error)));
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !event.defaultPrevented) closeTopmost();
+    };
+    document.addEventListener('keydown', onKey);
+    const stopWatching = watchSession();
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      stopWatching();
+    };
+  }, []);
+
+  // History-mode navigation scrolls to the top, as a page load would. (A block body: newer
+  // browsers return a Promise from scrollTo, which React would take for a cleanup function.)
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [page?.path]);
+
+  // The server guards /admin on load; this covers in-app navigation by a non-admin.
+  useEffect(() => {
+    if (user && page?.route === 'adminDashboard' && user.attributes.role !== 'admin') redirectPage($router, 'files');
+  }, [user, page?.route]);
+
+  if (!translations) return <FullPageSpinner label="Loading…" />;
+  if (failed) {
+    return (
+      <div className="flex min-h-dvh items-center justify-center p-6">
+        <div role="alert" className="notice-danger max-w-md">
+          {t('popup_error.message')} ({failed})
+        </div>
+      </div>
+    );
+  }
+  if (!user) return <FullPageSpinner label={t('app.loading')} />;
+
+  return (
+    <AppShell wide={page?.route === 'files' || page?.route === 'recent' || page?.route === 'trash'}>
+      <Suspense fallback={<div className="flex justify-center py-20"><Spinner label={t('app.loading')} /></div>}>
+        {page?.route === 'files' && <FilesScreen folderId={page.params.id || null} />}
+        {page?.route === 'recent' && <RecentScreen />}
+        {page?.route === 'trash' && <TrashScreen folderId={page.params.id || null} />}
+        {page?.route === 'profile' && <ProfileScreen />}
+        {page?.route === 'password' && <PasswordScreen />}
+        {page?.route === 'storage' && <StorageScreen />}
+        {page?.route === 'tokens' && <TokensScreen />}
+        {page?.route === 'adminDashboard' && user.attributes.role === 'admin' && <DashboardScreen />}
+      </Suspense>
+    </AppShell>
+  );
+}

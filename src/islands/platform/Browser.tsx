@@ -1,0 +1,162 @@
+import { useStore } from '@nanostores/react';
+import { Clock, FolderOpen, Trash2 } from 'lucide-react';
+import { useEffect } from 'react';
+import { Spinner } from '../../components/Spinner.tsx';
+import { openSpotlight } from '../../components/spotlight/Spotlight.tsx';
+import { useTitle } from '../../components/useTitle.ts';
+import { $dialog } from '../../stores/dialogs.ts';
+import {
+  $infoPanel,
+  $listing,
+  $selectedItems,
+  $sorting,
+  $tree,
+  clearSelection,
+  loadTree,
+  openListing,
+  sameSource,
+  type Listing,
+  type Source,
+} from '../../stores/files.ts';
+import { useT } from '../../stores/i18n.ts';
+import { $alert } from '../../stores/ui.ts';
+import { $user } from '../../stores/user.ts';
+import { CreateFolderIcon, openCreateFolder } from './actions.ts';
+import { Breadcrumb } from './Breadcrumb.tsx';
+import { Dialogs } from './dialogs/Dialogs.tsx';
+import { InfoPanel } from './InfoPanel.tsx';
+import { ItemsView } from './ItemsView.tsx';
+import { NavigationPanel } from './NavigationPanel.tsx';
+import { Toolbar } from './Toolbar.tsx';
+import { DropZone } from './DropZone.tsx';
+
+const sourceKey = (s: Source) => (s.kind === 'latest' ? 'latest' : `${s.kind}:${s.id ?? ''}`);
+
+/** One file area screen (a folder, the trash, recent uploads): panels, header, items, dialogs. */
+export function Browser({ source }: { source: Source }) {
+  const t = useT();
+  const listing = useStore($listing);
+  const sorting = useStore($sorting);
+  const info = useStore($infoPanel);
+  const user = useStore($user)!;
+  const selected = useStore($selectedItems);
+  const key = sourceKey(source);
+  const current = listing && sameSource(listing.source, source) ? listing : null;
+  const favourites = new Set((user.relationships.favourites.data as { id: string }[]).map((f) => f.id));
+
+  useEffect(() => {
+    clearSelection();
+    void openListing(source, { quiet: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key, sorting.field, sorting.direction]);
+
+  useEffect(() => {
+    if ($tree.get() === null) void loadTree();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !$dialog.get() && !$alert.get()) clearSelection();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
+  const place = source.kind === 'latest' ? t('locations.recent') : source.kind === 'trash' ? t('locations.trash') : t('locations.home');
+  useTitle(current?.root?.attributes.name ?? place);
+
+  return (
+    <div className={`grid gap-6 lg:grid-cols-[220px_minmax(0,1fr)] ${info ? 'xl:grid-cols-[220px_minmax(0,1fr)_280px]' : ''}`}>
+      <div className="hidden lg:block">
+        <div className="sticky top-6">
+          <NavigationPanel listing={current} />
+        </div>
+      </div>
+      <section className="min-w-0" aria-busy={!current || current.status === 'loading'}>
+        <PhonePlaces source={source} />
+        <header className="mb-4 flex flex-wrap items-center justify-between gap-x-4 gap-y-3">
+          {current ? <Breadcrumb listing={current} /> : <h1 className="text-2xl font-bold tracking-tight">{place}</h1>}
+          {current && <Toolbar listing={current} selected={selected} favourites={favourites} onSearch={openSpotlight} />}
+        </header>
+        <DropZone source={source}>
+          <div
+            onClick={(e) => {
+              if (e.target === e.currentTarget) clearSelection();
+            }}
+            className="min-h-[50dvh]"
+          >
+            <Body listing={current} favourites={favourites} />
+          </div>
+        </DropZone>
+      </section>
+      {info && (
+        <div className="hidden xl:block">
+          <InfoPanel selected={selected} root={current?.root ?? null} />
+        </div>
+      )}
+      <Dialogs />
+    </div>
+  );
+}
+
+function Body({ listing, favourites }: { listing: Listing | null; favourites: Set<string> }) {
+  const t = useT();
+  if (!listing || listing.status === 'loading') {
+    return (
+      <div className="flex justify-center py-20">
+        <Spinner label={t('app.loading')} />
+      </div>
+    );
+  }
+  if (listing.status === 'error') return <Empty icon={<FolderOpen className="size-7" aria-hidden />} title={t('files.load_failed')} text={t('popup_error.message')} />;
+  if (listing.items.length === 0) {
+    const { source } = listing;
+    if (source.kind === 'trash') return <Empty icon={<Trash2 className="size-7" aria-hidden />} title={t('files.trash_empty_title')} text={t('files.trash_empty_text')} />;
+    if (source.kind === 'latest') return <Empty icon={<Clock className="size-7" aria-hidden />} title={t('files.recent_empty_title')} text={t('files.recent_empty_text')} />;
+    return (
+      <Empty icon={<FolderOpen className="size-7" aria-hidden />} title={t('files.empty_title')} text={t('files.empty_text')}>
+        <button type="button" className="btn-primary mt-5" onClick={() => openCreateFolder(source.id)}>
+          <CreateFolderIcon className="size-4" aria-hidden />
+          {t('actions.create_folder')}
+        </button>
+      </Empty>
+    );
+  }
+  return (
+    <>
+      <ItemsView listing={listing} favourites={favourites} />
+      {listing.loadingMore && (
+        <div className="flex justify-center py-6">
+          <Spinner size={24} label={t('app.loading')} />
+        </div>
+      )}
+    </>
+  );
+}
+
+function Empty({ icon, title, text, children }: { icon: React.ReactNode; title: string; text: string; children?: React.ReactNode }) {
+  return (
+    <div className="card flex flex-col items-center px-6 py-16 text-center">
+      <span className="mb-4 flex size-14 items-center justify-center rounded-2xl bg-brand-soft text-brand">{icon}</span>
+      <h2 className="text-lg font-bold">{title}</h2>
+      <p className="mt-1 max-w-sm text-[15px] text-muted">{text}</p>
+      {children}
+    </div>
+  );
+}
+
+/** Below the large breakpoint the navigation panel is gone: the three places become tabs. */
+function PhonePlaces({ source }: { source: Source }) {
+  const t = useT();
+  const tabs = [
+    { href: '/platform/files', label: t('locations.home'), active: source.kind === 'folder' },
+    { href: '/platform/recent-uploads', label: t('locations.recent'), active: source.kind === 'latest' },
+    { href: '/platform/trash', label: t('locations.trash'), active: source.kind === 'trash' },
+  ];
+  return (
+    <nav aria-label={t('files.places')} className="-mx-1 mb-4 flex gap-1 overflow-x-auto lg:hidden">
+      {tabs.map((tab) => (
+        <a key={tab.href} href={tab.href} aria-current={tab.active ? 'page' : undefined} className={`shrink-0 rounded-full px-3.5 py-1.5 text-sm font-semibold ${tab.active ? 'bg-brand-soft text-brand' : 'text-muted hover:bg-surface-2'}`}>
+          {tab.label}
+        </a>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,168 @@
+import { useStore } from '@nanostores/react';
+import { ChevronRight, Clock, House, Star, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { $tree, addFavourites, emojiChar, removeFavourite, type Listing, type TreeNode } from '../../stores/files.ts';
+import { useT } from '../../stores/i18n.ts';
+import { toast } from '../../stores/ui.ts';
+import { $user } from '../../stores/user.ts';
+import { Emoji } from '../../components/pickers/Emoji.tsx';
+import { moveWithFeedback, treeNodeItem } from './actions.ts';
+import { ItemContextMenu } from './ItemContextMenu.tsx';
+import { dropTarget, hasDragItems, readDragItems } from './dnd.ts';
+
+/** The file area's left panel: places, favourites (drop a folder here to add it) and the folder tree. */
+export function NavigationPanel({ listing }: { listing: Listing | null }) {
+  const t = useT();
+  const tree = useStore($tree);
+  const user = useStore($user);
+  const favourites = (user?.relationships.favourites.data ?? []) as { id: string; attributes: { name: string; color: string | null; emoji: unknown } }[];
+  const favouriteIds = new Set(favourites.map((f) => f.id));
+  const [favOver, setFavOver] = useState(false);
+  const source = listing?.source;
+  const openId = source && source.kind === 'folder' ? source.id : undefined;
+
+  return (
+    <nav aria-label={t('files.navigation')} className="flex flex-col gap-6 text-sm">
+      <ul className="flex flex-col gap-0.5">
+        <Place href="/platform/files" icon={<House className="size-[18px]" aria-hidden />} label={t('locations.home')} active={source?.kind === 'folder' && source.id === null} dropId={null} />
+        <Place href="/platform/recent-uploads" icon={<Clock className="size-[18px]" aria-hidden />} label={t('locations.recent')} active={source?.kind === 'latest'} />
+        <Place href="/platform/trash" icon={<Trash2 className="size-[18px]" aria-hidden />} label={t('locations.trash')} active={source?.kind === 'trash'} />
+      </ul>
+
+      <section
+        aria-labelledby="favourites-heading"
+        data-testid="favourites"
+        className={`rounded-control p-1 transition-colors ${favOver ? 'bg-brand-soft ring-2 ring-brand' : ''}`}
+        onDragOver={(e) => {
+          if (!hasDragItems(e)) return;
+          e.preventDefault();
+          setFavOver(true);
+        }}
+        onDragLeave={() => setFavOver(false)}
+        onDrop={(e) => {
+          setFavOver(false);
+          const folders = readDragItems(e).filter((i) => i.type === 'folder');
+          e.preventDefault();
+          if (folders.length) void addFavourites(folders.map((f) => f.id)).then(() => toast('success', t('actions.favourite_added')));
+        }}
+      >
+        <h2 id="favourites-heading" className="mb-1 px-2 text-xs font-semibold tracking-wide text-muted uppercase">
+          {t('files.favourites')}
+        </h2>
+        {favourites.length === 0 ? (
+          <p className="px-2 py-1.5 text-xs text-muted">{t('files.favourites_empty')}</p>
+        ) : (
+          <ul className="flex flex-col gap-0.5">
+            {favourites.map((f) => (
+              <li key={f.id} className="group flex items-center">
+                <a href={`/platform/files/${f.id}`} className={`flex min-w-0 flex-1 items-center gap-2 rounded-lg px-2 py-1.5 ${openId === f.id ? 'bg-brand-soft text-brand' : 'hover:bg-surface-2'}`}>
+                  <FolderGlyph node={f.attributes} />
+                  <span className="truncate">{f.attributes.name}</span>
+                </a>
+                <button
+                  type="button"
+                  className="rounded-md p-1 text-warning opacity-70 group-hover:opacity-100"
+                  aria-label={t('actions.remove_favourite_named', { name: f.attributes.name })}
+                  onClick={() => void removeFavourite(f.id)}
+                >
+                  <Star className="size-3.5" fill="currentColor" aria-hidden />
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="tree-heading">
+        <h2 id="tree-heading" className="mb-1 px-2 text-xs font-semibold tracking-wide text-muted uppercase">
+          {t('files.folders')}
+        </h2>
+        {tree === null ? (
+          <div className="flex flex-col gap-2 px-2 py-1" aria-hidden>
+            {[70, 55, 80].map((w) => (
+              <span key={w} className="h-3 animate-pulse rounded bg-surface-2" style={{ width: `${w}%` }} />
+            ))}
+          </div>
+        ) : tree.length === 0 ? (
+          <p className="px-2 py-1.5 text-xs text-muted">{t('files.no_folders')}</p>
+        ) : (
+          <ul role="tree" aria-labelledby="tree-heading">
+            {tree.map((node) => (
+              <TreeBranch key={node.id} node={node} depth={0} openId={openId} favourites={favouriteIds} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </nav>
+  );
+}
+
+function FolderGlyph({ node }: { node: { color: string | null; emoji: unknown } }) {
+  if (emojiChar(node.emoji)) return <Emoji value={node.emoji} className="w-[18px] shrink-0 text-center" />;
+  return (
+    <svg viewBox="0 0 24 24" className="size-[18px] shrink-0" aria-hidden style={{ color: node.color ?? 'var(--brand)' }}>
+      <path d="M3 6.5A1.5 1.5 0 0 1 4.5 5h4.4l2 2h8.6A1.5 1.5 0 0 1 21 8.5v9a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5z" fill="currentColor" />
+    </svg>
+  );
+}
+
+function Place({ href, icon, label, active, dropId }: { href: string; icon: React.ReactNode; label: string; active: boolean | undefined; dropId?: string | null }) {
+  const [over, setOver] = useState(false);
+  const drop = dropId !== undefined ? dropTarget(dropId, (items, to) => void moveWithFeedback(items, to), setOver) : {};
+  return (
+    <li>
+      <a
+        href={href}
+        {...drop}
+        aria-current={active ? 'page' : undefined}
+        className={`flex items-center gap-2.5 rounded-lg px-2 py-2 font-medium ${over ? 'bg-brand-soft ring-2 ring-brand' : active ? 'bg-brand-soft text-brand' : 'text-text hover:bg-surface-2'}`}
+      >
+        {icon}
+        {label}
+      </a>
+    </li>
+  );
+}
+
+function TreeBranch({ node, depth, openId, favourites }: { node: TreeNode; depth: number; openId: string | null | undefined; favourites: Set<string> }) {
+  const t = useT();
+  const containsOpen = !!openId && openId !== node.id && containsId(node, openId);
+  const [expanded, setExpanded] = useState(containsOpen);
+  const [over, setOver] = useState(false);
+  const isOpen = expanded || containsOpen;
+  const drop = dropTarget(node.id, (items, to) => void moveWithFeedback(items, to), setOver);
+  return (
+    <li role="treeitem" aria-expanded={node.folders.length ? isOpen : undefined} aria-selected={openId === node.id}>
+      <div className="flex items-center" style={{ paddingLeft: depth * 14 }}>
+        {node.folders.length > 0 ? (
+          <button type="button" onClick={() => setExpanded(!isOpen)} className="rounded p-0.5 text-muted hover:text-text" aria-label={isOpen ? t('files.collapse') : t('files.expand')}>
+            <ChevronRight className={`size-3.5 transition-transform ${isOpen ? 'rotate-90' : ''}`} aria-hidden />
+          </button>
+        ) : (
+          <span className="w-[18px]" />
+        )}
+        <ItemContextMenu context={() => ({ source: { kind: 'folder', id: openId ?? null }, items: [treeNodeItem(node)], favourites })} onOpen={() => undefined}>
+          <a
+            href={`/platform/files/${node.id}`}
+            {...drop}
+            className={`flex min-w-0 flex-1 items-center gap-2 rounded-lg px-1.5 py-1.5 ${over ? 'bg-brand-soft ring-2 ring-brand' : openId === node.id ? 'bg-brand-soft text-brand' : 'hover:bg-surface-2'}`}
+          >
+            <FolderGlyph node={node} />
+            <span className="truncate">{node.name}</span>
+          </a>
+        </ItemContextMenu>
+      </div>
+      {isOpen && node.folders.length > 0 && (
+        <ul role="group">
+          {node.folders.map((child) => (
+            <TreeBranch key={child.id} node={child} depth={depth + 1} openId={openId} favourites={favourites} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+function containsId(node: TreeNode, id: string): boolean {
+  return node.folders.some((child) => child.id === id || containsId(child, id));
+}

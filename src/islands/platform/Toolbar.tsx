@@ -1,0 +1,138 @@
+import { useStore } from '@nanostores/react';
+import { ArrowDownWideNarrow, Check, LayoutGrid, List, ListChecks, PanelRight, Search, Trash } from 'lucide-react';
+import { DropdownMenu } from 'radix-ui';
+import type { ReactNode } from 'react';
+import { openDialog } from '../../stores/dialogs.ts';
+import { $infoPanel, $multiSelectMode, $sorting, $viewType, emptyTrash, toggleMultiSelectMode, type Item, type Listing, type Sorting } from '../../stores/files.ts';
+import { t as translate, useT } from '../../stores/i18n.ts';
+import { toast } from '../../stores/ui.ts';
+import { actionsFor, CreateFolderIcon, openCreateFolder, runAction } from './actions.ts';
+import { UploadButton } from './UploadButton.tsx';
+
+export function ToolButton({ label, onClick, pressed, children, danger, className = 'inline-flex' }: { label: string; onClick: () => void; pressed?: boolean; children: ReactNode; danger?: boolean; className?: string }) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={label}
+      title={label}
+      aria-pressed={pressed}
+      className={`${className} size-9 items-center justify-center rounded-control transition-colors ${pressed ? 'bg-brand-soft text-brand' : danger ? 'text-danger hover:bg-danger/10' : 'text-muted hover:bg-surface-2 hover:text-text'}`}
+    >
+      {children}
+    </button>
+  );
+}
+
+const SORT_FIELDS: { field: Sorting['field']; key: string }[] = [
+  { field: 'name', key: 'files.sort_name' },
+  { field: 'created_at', key: 'files.sort_date' },
+  { field: 'size', key: 'files.sort_size' },
+  { field: 'type', key: 'files.sort_type' },
+];
+
+/** The toolbar: creating, the selection's actions (the same definitions as the context menu), and view choices. */
+export function Toolbar({ listing, selected, favourites, onSearch }: { listing: Listing; selected: Item[]; favourites: Set<string>; onSearch?: () => void }) {
+  const t = useT();
+  const view = useStore($viewType);
+  const sorting = useStore($sorting);
+  const info = useStore($infoPanel);
+  const multi = useStore($multiSelectMode);
+  const { source } = listing;
+  const ctx = { source, items: selected, favourites };
+  const actions = actionsFor(ctx).filter((a) => a.id !== 'info');
+
+  return (
+    <div className="flex flex-wrap items-center gap-1" role="toolbar" aria-label={t('files.toolbar')}>
+      {source.kind !== 'trash' && <UploadButton parentId={source.kind === 'folder' ? source.id : null} />}
+      {source.kind === 'folder' && (
+        <button type="button" className="btn-primary mr-1 px-3 py-2 text-sm" onClick={() => openCreateFolder(source.id)}>
+          <CreateFolderIcon className="size-4" aria-hidden />
+          <span className="hidden sm:inline">{t('actions.create_folder')}</span>
+        </button>
+      )}
+      {source.kind === 'trash' && source.id === null && listing.items.length > 0 && (
+        <button
+          type="button"
+          className="btn-secondary mr-1 px-3 py-2 text-sm text-danger"
+          onClick={() =>
+            openDialog({
+              kind: 'confirm',
+              title: t('files.empty_trash_title'),
+              message: t('files.empty_trash_text'),
+              confirm: t('files.empty_trash'),
+              danger: true,
+              run: async () => {
+                await emptyTrash();
+                toast('success', translate('files.trash_cleared'));
+              },
+            })
+          }
+        >
+          <Trash className="size-4" aria-hidden />
+          {t('files.empty_trash')}
+        </button>
+      )}
+      {actions.map((action) => (
+        <ToolButton key={action.id} label={action.label(ctx)} danger={action.danger} onClick={() => void runAction(action, ctx)}>
+          <action.Icon className="size-[18px]" aria-hidden />
+        </ToolButton>
+      ))}
+      {actions.length > 0 && <span className="mx-1 h-6 w-px bg-border" aria-hidden />}
+      {onSearch && (
+        <ToolButton label={t('files.search')} onClick={onSearch}>
+          <Search className="size-[18px]" aria-hidden />
+        </ToolButton>
+      )}
+      {source.kind !== 'latest' && (
+        <DropdownMenu.Root>
+          <DropdownMenu.Trigger asChild>
+            <button type="button" aria-label={t('files.sort')} title={t('files.sort')} className="inline-flex size-9 items-center justify-center rounded-control text-muted hover:bg-surface-2 hover:text-text">
+              <ArrowDownWideNarrow className="size-[18px]" aria-hidden />
+            </button>
+          </DropdownMenu.Trigger>
+          <DropdownMenu.Portal>
+            <DropdownMenu.Content align="end" sideOffset={6} className="card z-50 min-w-[200px] p-1.5 shadow-xl">
+              <DropdownMenu.Label className="px-3 py-1.5 text-xs font-semibold tracking-wide text-muted uppercase">{t('files.sort')}</DropdownMenu.Label>
+              {SORT_FIELDS.map(({ field, key }) => (
+                <MenuCheck key={field} checked={sorting.field === field} onSelect={() => $sorting.set({ ...sorting, field })}>
+                  {t(key)}
+                </MenuCheck>
+              ))}
+              <DropdownMenu.Separator className="my-1 h-px bg-border" />
+              <MenuCheck checked={sorting.direction === 'asc'} onSelect={() => $sorting.set({ ...sorting, direction: 'asc' })}>
+                {t('files.ascending')}
+              </MenuCheck>
+              <MenuCheck checked={sorting.direction === 'desc'} onSelect={() => $sorting.set({ ...sorting, direction: 'desc' })}>
+                {t('files.descending')}
+              </MenuCheck>
+            </DropdownMenu.Content>
+          </DropdownMenu.Portal>
+        </DropdownMenu.Root>
+      )}
+      <ToolButton label={view === 'list' ? t('files.view_grid') : t('files.view_list')} onClick={() => $viewType.set(view === 'list' ? 'grid' : 'list')}>
+        {view === 'list' ? <LayoutGrid className="size-[18px]" aria-hidden /> : <List className="size-[18px]" aria-hidden />}
+      </ToolButton>
+      <ToolButton label={t('files.multi_select')} pressed={multi} onClick={toggleMultiSelectMode}>
+        <ListChecks className="size-[18px]" aria-hidden />
+      </ToolButton>
+      {/* The details panel has room only on wide screens. */}
+      <ToolButton label={t('files.info_panel')} pressed={info} onClick={() => $infoPanel.set(!info)} className="hidden xl:inline-flex">
+        <PanelRight className="size-[18px]" aria-hidden />
+      </ToolButton>
+    </div>
+  );
+}
+
+function MenuCheck({ checked, onSelect, children }: { checked: boolean; onSelect: () => void; children: ReactNode }) {
+  return (
+    <DropdownMenu.CheckboxItem
+      checked={checked}
+      onSelect={onSelect}
+      className="flex cursor-default items-center gap-3 rounded-lg px-3 py-2 text-sm outline-none select-none data-[highlighted]:bg-surface-2"
+    >
+      <span className="flex size-4 items-center justify-center">{checked && <Check className="size-4 text-brand" aria-hidden />}</span>
+      {children}
+    </DropdownMenu.CheckboxItem>
+  );
+}

@@ -1,0 +1,222 @@
+import { Download, FolderInput, FolderPlus, Info, Pencil, RotateCcw, Star, StarOff, Trash2, X } from 'lucide-react';
+import type { ComponentType } from 'react';
+import { openPage } from '@nanostores/router';
+import { ApiError } from '../../stores/api.ts';
+import { openDialog } from '../../stores/dialogs.ts';
+import { $infoPanel, $tree, addFavourites, isWithin, moveItems, removeFavourite, restoreItems, trashItems, type Item, type Source } from '../../stores/files.ts';
+import { t } from '../../stores/i18n.ts';
+import { $router } from '../../stores/router.ts';
+import { showAlert, toast } from '../../stores/ui.ts';
+import { $user } from '../../stores/user.ts';
+
+/**
+ * The item actions, defined once: the toolbar, the context menu and the keyboard all read this
+ * list, so an action looks and behaves the same wherever it is offered.
+ */
+export interface ActionContext {
+  source: Source;
+  items: Item[];
+  favourites: Set<string>;
+}
+
+export interface Action {
+  id: string;
+  label: (ctx: ActionContext) => string;
+  Icon: ComponentType<{ className?: string; 'aria-hidden'?: boolean }>;
+  shortcut?: string;
+  danger?: boolean;
+  /** Whether the action applies to these items in this place. */
+  when: (ctx: ActionContext) => boolean;
+  run: (ctx: ActionContext) => void | Promise<void>;
+}
+
+const inTrash = (ctx: ActionContext) => ctx.source.kind === 'trash';
+const one = (ctx: ActionContext) => ctx.items.length === 1;
+const some = (ctx: ActionContext) => ctx.items.length > 0;
+const onlyFolders = (ctx: ActionContext) => some(ctx) && ctx.items.every((i) => i.type === 'folder');
+
+/** Runs an action, turning a refusal into the alert popup (SPEC §8). */
+export async function runAction(action: Action, ctx: ActionContext): Promise<void> {
+  try {
+    await action.run(ctx);
+  } catch (error) {
+    showAlert({ title: t('popup_error.title'), message: error instanceof ApiError ? error.message : t('popup_error.message') });
+  }
+}
+
+export const ACTIONS: Action[] = [
+  {
+    id: 'rename',
+    label: () => t('actions.rename'),
+    Icon: Pencil,
+    shortcut: 'F2',
+    when: (ctx) => !inTrash(ctx) && one(ctx),
+    run: (ctx) => openDialog({ kind: 'rename', item: ctx.items[0]! }),
+  },
+  {
+    id: 'move',
+    label: () => t('actions.move'),
+    Icon: FolderInput,
+    when: (ctx) => !inTrash(ctx) && some(ctx),
+    run: (ctx) => openDialog({ kind: 'move', items: ctx.items }),
+  },
+  {
+    id: 'favourite',
+    label: () => t('actions.add_favourite'),
+    Icon: Star,
+    when: (ctx) => !inTrash(ctx) && onlyFolders(ctx) && ctx.items.some((i) => !ctx.favourites.has(i.id)),
+    run: async (ctx) => {
+      await addFavourites(ctx.items.map((i) => i.id));
+      toast('success', t('actions.favourite_added'));
+    },
+  },
+  {
+    id: 'unfavourite',
+    label: () => t('actions.remove_favourite'),
+    Icon: StarOff,
+    when: (ctx) => !inTrash(ctx) && onlyFolders(ctx) && ctx.items.every((i) => ctx.favourites.has(i.id)),
+    run: async (ctx) => {
+      for (const item of ctx.items) await removeFavourite(item.id);
+    },
+  },
+  {
+    id: 'download',
+    label: (ctx) => (ctx.items.length === 1 && ctx.items[0]!.type === 'file' ? t('actions.download') : t('actions.download_zip')),
+    Icon: Download,
+    when: (ctx) => !inTrash(ctx) && some(ctx),
+    run: (ctx) => {
+      if ($user.get()?.meta.restrictions.canDownload === false) {
+        showAlert({ title: t('restrictions.title'), message: t('restrictions.download_temporarily_disabled'), emoji: '🔒' });
+        return;
+      }
+      const url = downloadUrl(ctx.items);
+      if (url) startDownload(url);
+    },
+  },
+  {
+    id: 'info',
+    label: () => t('actions.info'),
+    Icon: Info,
+    when: (ctx) => one(ctx),
+    run: () => $infoPanel.set(true),
+  },
+  {
+    id: 'restore',
+    label: () => t('actions.restore'),
+    Icon: RotateCcw,
+    when: (ctx) => inTrash(ctx) && some(ctx),
+    run: async (ctx) => {
+      await restoreItems(ctx.items);
+      toast('success', t('actions.restored', { count: ctx.items.length }));
+    },
+  },
+  {
+    id: 'trash',
+    label: () => t('actions.trash'),
+    Icon: Trash2,
+    shortcut: 'Del',
+    danger: true,
+    when: (ctx) => !inTrash(ctx) && some(ctx),
+    run: async (ctx) => {
+      // SPEC §2: after the open folder is deleted (or a folder holding it), the app navigates back
+      // to the nearest place that still exists; it leaves first so the gone folder is not reloaded.
+      const open = ctx.source.kind === 'folder' ? ctx.source.id : null;
+      const tree = $tree.get() ?? [];
+      const gone = open ? ctx.items.find((i) => i.id === open || isWithin(tree, open, i.id)) : undefined;
+      if (gone) {
+        const parent = gone.attributes.parent_id;
+        if (parent) openPage($router, 'files', { id: parent });
+        else openPage($router, 'files');
+      }
+      await trashItems(ctx.items);
+      toast('success', t('actions.trashed', { count: ctx.items.length }));
+    },
+  },
+  {
+    id: 'delete-forever',
+    label: () => t('actions.delete_forever'),
+    Icon: X,
+    shortcut: 'Del',
+    danger: true,
+    when: (ctx) => inTrash(ctx) && some(ctx),
+    run: (ctx) =>
+      openDialog({
+        kind: 'confirm',
+        title: t('actions.delete_forever_title', { count: ctx.items.length }),
+        message: t('actions.delete_forever_text'),
+        confirm: t('actions.delete_forever'),
+        danger: true,
+        run: async () => {
+          await trashItems(ctx.items, true);
+          toast('success', t('actions.deleted', { count: ctx.items.length }));
+        },
+      }),
+  },
+];
+
+export function actionsFor(ctx: ActionContext): Action[] {
+  return ACTIONS.filter((a) => a.when(ctx));
+}
+
+/** Opens the create-folder popup, unless the account may not create folders (SPEC §8). */
+export function openCreateFolder(parentId: string | null): void {
+  if ($user.get()?.meta.restrictions.canCreateFolder === false) {
+    showAlert({ title: t('restrictions.title'), message: t('restrictions.create_folder_temporarily_disabled'), emoji: '🔒' });
+    return;
+  }
+  openDialog({ kind: 'create-folder', parentId });
+}
+export { FolderPlus as CreateFolderIcon };
+
+/** Opens an item: a folder in the browser (trash folders stay in the trash), a file in the viewer. */
+export function openItem(item: Item, source: Source): void {
+  if (item.type === 'folder') {
+    openPage($router, source.kind === 'trash' ? 'trash' : 'files', { id: item.id });
+    return;
+  }
+  if (source.kind === 'trash') {
+    $infoPanel.set(true);
+    return;
+  }
+  openDialog({ kind: 'preview', item });
+}
+
+/** Where the selection downloads from: one file's own URL, or a streamed zip of everything else. */
+export function downloadUrl(items: Item[]): string | null {
+  if (items.length === 1 && items[0]!.type === 'file') return items[0]!.attributes.file_url ? `${items[0]!.attributes.file_url}?download=1` : null;
+  if (!items.length) return null;
+  return `/api/zip?${new URLSearchParams({ items: items.map((i) => `${i.id}|${i.type}`).join(',') })}`;
+}
+
+/** Starts a download without leaving the page. */
+export function startDownload(url: string): void {
+  const a = document.createElement('a');
+  a.href = url;
+  // The server names the file (Content-Disposition). target=_self keeps the history-mode router
+  // from taking the click for an in-app link (it skips only non-empty `download` attributes).
+  a.target = '_self';
+  a.rel = 'noopener';
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+/** Moves by drag and drop or the picker, with the same feedback everywhere. */
+export async function moveWithFeedback(items: { id: string; type: 'folder' | 'file' }[], toId: string | null): Promise<void> {
+  try {
+    await moveItems(items, toId);
+    toast('success', t('actions.moved', { count: items.length }));
+  } catch (error) {
+    showAlert({ title: t('popup_error.title'), message: error instanceof ApiError ? error.message : t('popup_error.message') });
+  }
+}
+
+/** A navigation-tree node as an item, so the tree offers the same actions as the list. */
+export function treeNodeItem(node: { id: string; name: string; color: string | null; emoji: unknown; parent_id: string | null }): Item {
+  return {
+    id: node.id,
+    type: 'folder',
+    attributes: { name: node.name, color: node.color, emoji: node.emoji, items: null, parent_id: node.parent_id, deleted_at: null, mimetype: null, file_url: null, thumbnail: null, size: 0, created_at: '', updated_at: '' },
+    relationships: { shared: null },
+  };
+}

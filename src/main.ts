@@ -1,0 +1,65 @@
+import { once } from 'node:events';
+import { bootstrapAdmin } from './server/bootstrap.ts';
+import { ConfigError, loadConfig } from './server/config/env.ts';
+import { createContext } from './server/context.ts';
+import { migrateToLatest } from '../db/index.ts';
+import { createHttpServer } from './server/http/server.ts';
+import { scheduleTrashPurge } from './server/files/purge.ts';
+import { scheduleUploadSweep } from './server/uploads/tus.ts';
+import { scheduleRemoteUploadRecovery } from './server/uploads/remote.ts';
+import { startThumbnailWorker } from './server/previews/thumbnails.ts';
+
+/** The process entry: config, context, migrations, then the HTTP server; SIGTERM drains and closes. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = await loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const ctx = await createContext(config);
+  const { results } = await migrateToLatest(ctx.db);
+  for (const r of results ?? []) ctx.logger.info({ migration: r.migrationName }, 'migrated');
+  await bootstrapAdmin(ctx);
+
+  const server = await createHttpServer(ctx);
+  server.listen(config.port, config.host);
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  ctx.logger.info({ url: config.appUrl.href, port, pid: process.pid, database: config.database.dialect }, 'listening');
+  const stopPurge = scheduleTrashPurge(ctx);
+  const stopSweep = scheduleUploadSweep(ctx);
+  const stopRecovery = scheduleRemoteUploadRecovery(ctx);
+  const stopThumbnails = startThumbnailWorker(ctx);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    ctx.logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    server.close(async () => {
+      await stopPurge();
+      await stopSweep();
+      await stopRecovery();
+      await stopThumbnails();
+      await ctx.db.destroy();
+      ctx.logger.info('stopped');
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,66 @@
+import { defineMiddleware } from 'astro:middleware';
+import { userForAccessToken } from './server/auth/access-tokens.ts';
+import { SESSION_COOKIE, sessionCookieOptions, validateSessionToken } from './server/auth/sessions.ts';
+import { isSameOrigin, isUnsafe } from './server/http/csrf.ts';
+import { json } from './server/http/endpoint.ts';
+import { isAuthArea } from './server/http/redirects.ts';
+import { resolveLocale } from './server/i18n/locales.ts';
+
+/** Identity, CSRF and the route guard, for every page and endpoint Astro serves. */
+export const onRequest = defineMiddleware(async (context, next) => {
+  const { locals, request, cookies, url } = context;
+  const ctx = locals.ctx;
+  locals.user = null;
+  locals.session = null;
+  locals.authMethod = null;
+
+  const bearer = request.headers.get('authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  if (bearer) {
+    const user = await userForAccessToken(ctx, bearer);
+    if (!user) return json({ message: 'The access token is invalid or was revoked.' }, 401, { 'WWW-Authenticate': 'Bearer' });
+    locals.user = user;
+    locals.authMethod = 'token';
+  } else {
+    const token = cookies.get(SESSION_COOKIE)?.value;
+    if (token) {
+      const found = await validateSessionToken(ctx, token);
+      if (found) {
+        locals.user = found.user;
+        locals.session = found.session;
+        locals.authMethod = 'cookie';
+        if (found.renewed) cookies.set(SESSION_COOKIE, token, sessionCookieOptions(found.session, ctx.config.secureCookies, ctx.clock.now()));
+      } else {
+        cookies.delete(SESSION_COOKIE, { path: '/' });
+      }
+    }
+  }
+
+  if (isUnsafe(request.method) && locals.authMethod !== 'token') {
+    if (!isSameOrigin(request.headers, ctx.config.appUrl.origin)) {
+      return json({ message: 'Cross-site request refused: the Origin header must be this site.' }, 403);
+    }
+    if (locals.authMethod === 'cookie' && url.pathname.startsWith('/api/') && !request.headers.has('x-requested-with')) {
+      return json({ message: 'Missing the X-Requested-With header.' }, 403);
+    }
+  }
+
+  locals.locale = await resolveLocale(ctx, request, cookies);
+
+  if (isAuthArea(url.pathname) && (request.method === 'GET' || request.method === 'HEAD')) {
+    if (!locals.user) return context.redirect(`/sign-in?redirect=${encodeURIComponent(url.pathname + url.search)}`, 302);
+    if (url.pathname.startsWith('/admin') && locals.user.role !== 'admin') return context.redirect('/platform/files', 302);
+  }
+
+  return withSecurityHeaders(await next());
+});
+
+function withSecurityHeaders(original: Response): Response {
+  // Redirects and some other responses come with immutable headers: copy before changing them.
+  const response = new Response(original.body, original);
+  response.headers.set('X-Content-Type-Options', 'nosniff');
+  if (!response.headers.has('Referrer-Policy')) response.headers.set('Referrer-Policy', 'same-origin');
+  if ((response.headers.get('content-type') ?? '').startsWith('text/html') && !response.headers.has('X-Frame-Options')) {
+    response.headers.set('X-Frame-Options', 'DENY');
+  }
+  return response;
+}

@@ -1,0 +1,7 @@
+import { navigationTree } from '../../../server/files/service.ts';
+import { route } from '../../../server/http/endpoint.ts';
+
+/** The folder tree for the navigation panel: `{ data: [{ id, name, color, emoji, parent_id, folders: [...] }] }`. */
+export const ALL = route({
+  GET: async ({ ctx, user }) => ({ data: await navigationTree(ctx, user) }),
+});

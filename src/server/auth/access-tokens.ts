@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../context.ts';
+import { notFound } from '../http/errors.ts';
+import type { User } from './sessions.ts';
+import { generateSecret, hashSecret } from './tokens.ts';
+
+/** Personal access tokens: "cd_" + 160 random bits. Shown once at creation; only the hash is kept. */
+const PREFIX = 'cd_';
+
+export interface AccessTokenView {
+  id: string;
+  name: string;
+  last_used_at: string | null;
+  created_at: string;
+}
+
+export async function createAccessToken(ctx: AppContext, userId: string, name: string): Promise<{ token: string; accessToken: AccessTokenView }> {
+  const token = PREFIX + generateSecret(20);
+  const row = { id: randomUUID(), user_id: userId, name, token_hash: hashSecret(token), last_used_at: null, created_at: ctx.clock.now().toISOString() };
+  await ctx.db.insertInto('access_tokens').values(row).execute();
+  return { token, accessToken: { id: row.id, name, last_used_at: null, created_at: row.created_at } };
+}
+
+export async function listAccessTokens(ctx: AppContext, userId: string): Promise<AccessTokenView[]> {
+  return ctx.db
+    .selectFrom('access_tokens')
+    .select(['id', 'name', 'last_used_at', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
+export async function revokeAccessToken(ctx: AppContext, userId: string, id: string): Promise<void> {
+  const result = await ctx.db.deleteFrom('access_tokens').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) throw notFound('Access token not found.');
+}
+
+export async function userForAccessToken(ctx: AppContext, token: string): Promise<User | null> {
+  if (!token.startsWith(PREFIX) || token.length > 100) return null;
+  const hash = hashSecret(token);
+  const user = await ctx.db
+    .selectFrom('access_tokens')
+    .innerJoin('users', 'users.id', 'access_tokens.user_id')
+    .selectAll('users')
+    .where('access_tokens.token_hash', '=', hash)
+    .executeTakeFirst();
+  if (!user) return null;
+  await ctx.db.updateTable('access_tokens').set({ last_used_at: ctx.clock.now().toISOString() }).where('token_hash', '=', hash).execute();
+  return user;
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+export const emailField = z
+  .string({ error: 'The email field is required.' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'The email field is required.')
+  .max(255, 'The email may not be greater than 255 characters.')
+  .pipe(z.email('The email must be a valid email address.'));
+
+export const passwordField = z
+  .string({ error: 'The password field is required.' })
+  .min(8, 'The password must be at least 8 characters.')
+  .max(128, 'The password may not be greater than 128 characters.');
+
+export const nameField = z
+  .string({ error: 'The name field is required.' })
+  .trim()
+  .min(1, 'The name field is required.')
+  .max(120, 'The name may not be greater than 120 characters.');
+
+const confirmed = <T extends { password: string; password_confirmation: string }>(v: T) => v.password === v.password_confirmation;
+const confirmation = { message: 'The password confirmation does not match.', path: ['password_confirmation'] };
+
+/** Checkbox values as browsers and JSON clients send them. */
+const flag = z
+  .union([z.boolean(), z.enum(['on', 'true', '1', 'false', '0', ''])])
+  .optional()
+  .transform((v) => v === true || v === 'on' || v === 'true' || v === '1');
+
+export const RegisterInput = z
+  .object({ name: nameField, email: emailField, password: passwordField, password_confirmation: z.string({ error: 'The password confirmation field is required.' }).max(128) })
+  .refine(confirmed, confirmation);
+
+export const LoginInput = z.object({
+  email: emailField,
+  password: z.string({ error: 'The password field is required.' }).min(1, 'The password field is required.').max(128, 'The password may not be greater than 128 characters.'),
+  remember: flag,
+});
+
+export const ForgotPasswordInput = z.object({ email: emailField });
+
+export const ResetPasswordInput = z
+  .object({
+    token: z.string({ error: 'The token field is required.' }).min(1, 'The token field is required.').max(200),
+    email: emailField,
+    password: passwordField,
+    password_confirmation: z.string({ error: 'The password confirmation field is required.' }).max(128),
+  })
+  .refine(confirmed, confirmation);
+
+export const ChangePasswordInput = z
+  .object({
+    current_password: z.string({ error: 'The current password field is required.' }).min(1, 'The current password field is required.').max(128),
+    password: passwordField,
+    password_confirmation: z.string({ error: 'The password confirmation field is required.' }).max(128),
+  })
+  .refine(confirmed, confirmation);
+
+export const AccessTokenInput = z.object({
+  name: z.string({ error: 'The name field is required.' }).trim().min(1, 'The name field is required.').max(80, 'The name may not be greater than 80 characters.'),
+});

@@ -1,0 +1,87 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { randomUUID } from 'node:crypto';
+
+export interface BlobStat {
+  size: number;
+  modifiedAt: Date;
+}
+
+/** Where file bytes live. Keys are always made by the server, never taken from a client. */
+export interface BlobStore {
+  put(key: string, source: Readable | AsyncIterable<Uint8Array>): Promise<BlobStat>;
+  /**
+   * Takes a complete local file (a finished tus upload) as the blob `key`: renamed into place when
+   * it is on the same disk, else streamed in; the source path is gone afterwards either way.
+   */
+  adopt(key: string, file: string): Promise<BlobStat>;
+  get(key: string, range?: { start: number; end: number }): Readable;
+  stat(key: string): Promise<BlobStat | null>;
+  delete(key: string): Promise<void>;
+  /** The blob's path on this machine's disk, for tools that need a file (thumbnails); absent for remote stores. */
+  localPath?(key: string): string;
+}
+
+const KEY = /^[a-z0-9][a-z0-9._-]{0,127}(\/[a-z0-9][a-z0-9._-]{0,127}){0,3}$/;
+
+export function assertBlobKey(key: string): void {
+  if (!KEY.test(key) || key.includes('..')) throw new Error(`Invalid blob key: ${JSON.stringify(key)}`);
+}
+
+/** Local disk under DATA_DIR/blobs. Writes go to a temporary file and are renamed into place only when complete. */
+export function createLocalBlobStore(root: string): BlobStore {
+  const tmpDir = path.join(root, '.tmp');
+  const fileFor = (key: string) => {
+    assertBlobKey(key);
+    return path.join(root, key);
+  };
+  return {
+    async put(key, source) {
+      const target = fileFor(key);
+      await mkdir(path.dirname(target), { recursive: true });
+      await mkdir(tmpDir, { recursive: true });
+      const tmp = path.join(tmpDir, randomUUID());
+      try {
+        await pipeline(source, createWriteStream(tmp, { flags: 'wx' }));
+        await rename(tmp, target);
+      } catch (error) {
+        await rm(tmp, { force: true });
+        throw error;
+      }
+      const s = await stat(target);
+      return { size: s.size, modifiedAt: s.mtime };
+    },
+    async adopt(key, file) {
+      const target = fileFor(key);
+      await mkdir(path.dirname(target), { recursive: true });
+      try {
+        await rename(file, target);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+        await this.put(key, createReadStream(file));
+        await rm(file, { force: true });
+      }
+      const s = await stat(target);
+      return { size: s.size, modifiedAt: s.mtime };
+    },
+    get(key, range) {
+      return createReadStream(fileFor(key), range ? { start: range.start, end: range.end } : undefined);
+    },
+    async stat(key) {
+      try {
+        const s = await stat(fileFor(key));
+        return { size: s.size, modifiedAt: s.mtime };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    async delete(key) {
+      await rm(fileFor(key), { force: true });
+    },
+    localPath: fileFor,
+  };
+}

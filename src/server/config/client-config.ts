@@ -1,0 +1,44 @@
+import type { AppContext } from '../context.ts';
+import { getSettings } from '../settings/service.ts';
+import { countAdmins } from '../users/queries.ts';
+
+/** Human-readable byte size for limits shown to users. */
+export function formatBytes(bytes: number): string {
+  if (bytes <= 0) return '0 B';
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  const i = Math.min(units.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
+  const value = bytes / 1024 ** i;
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[i]}`;
+}
+
+/** The config object of SPEC §3, injected into every page and held in the client's config store. */
+export async function buildClientConfig(ctx: AppContext, locals: { user: unknown; locale: string }) {
+  const s = await getSettings(ctx);
+  return {
+    installation: (await countAdmins(ctx)) > 0 ? 'installation-done' : 'installation-needed',
+    locale: locals.locale,
+    defaultThemeMode: s.default_theme_mode,
+    subscriptionType: s.subscription_type,
+    storageLimit: s.default_storage_limit_bytes,
+    chunkSize: s.chunk_size_bytes,
+    uploadLimit: s.upload_limit_bytes,
+    uploadLimitFormatted: s.upload_limit_bytes > 0 ? formatBytes(s.upload_limit_bytes) : null,
+    mimetypesBlacklist: s.mimetypes_blacklist,
+    host: ctx.config.appUrl.origin,
+    api: `${ctx.config.appUrl.origin}/api`,
+    isAuthenticated: locals.user !== null,
+    isSaaS: s.subscription_type !== 'none',
+    defaultEmoji: s.default_emoji,
+    app: { name: s.app_name, description: s.app_description, logo: { horizontal: s.logo_horizontal, horizontal_dark: s.logo_horizontal_dark } },
+    allowedRecaptcha: s.allowed_recaptcha,
+    recaptchaClientId: s.recaptcha_client_id,
+    broadcasting: s.broadcasting,
+    stripe_public_key: s.stripe_public_key,
+    paystack_public_key: s.paystack_public_key,
+    paypal_client_id: s.paypal_client_id,
+    socialLogin: s.social_login,
+    registrationOpen: s.registration_open,
+  };
+}
+
+export type ClientConfig = Awaited<ReturnType<typeof buildClientConfig>>;

@@ -1,0 +1,112 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Every environment variable the product reads, validated once at boot. README lists the same set. */
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  APP_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .refine((v) => /^(postgres|postgresql):\/\//.test(v) || /^(sqlite:|file:)?[^:]+$/.test(v), 'must be a postgres:// URL or a SQLite file path')
+    .optional(),
+  TRUST_PROXY: z.enum(['0', '1', 'true', 'false']).default('0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MAIL_DRIVER: z.enum(['smtp', 'mailgun', 'ses', 'postmark', 'log']).default('log'),
+  MAIL_HOST: z.string().default('127.0.0.1'),
+  MAIL_PORT: z.coerce.number().int().min(1).max(65535).default(587),
+  MAIL_USERNAME: z.string().default(''),
+  MAIL_PASSWORD: z.string().default(''),
+  MAIL_ENCRYPTION: z.enum(['tls', 'ssl', 'none']).default('tls'),
+  MAIL_FROM_ADDRESS: z.email().default('no-reply@localhost.localdomain'),
+  MAIL_FROM_NAME: z.string().default('Cloud Drive'),
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  ADMIN_NAME: z.string().min(1).max(120).default('Admin'),
+  UPLOAD_EXPIRY_SECONDS: z.coerce.number().int().min(1).default(24 * 60 * 60),
+  UPLOAD_SWEEP_SECONDS: z.coerce.number().int().min(1).default(60 * 60),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  appUrl: URL;
+  secureCookies: boolean;
+  dataDir: string;
+  database: { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
+  /** Behind one reverse proxy: the client address is the last X-Forwarded-For entry. */
+  trustProxy: boolean;
+  logLevel: Env['LOG_LEVEL'];
+  mail: {
+    driver: Env['MAIL_DRIVER'];
+    host: string;
+    port: number;
+    username: string;
+    password: string;
+    encryption: Env['MAIL_ENCRYPTION'];
+    from: { address: string; name: string };
+  };
+  bootstrapAdmin: { email: string; password: string; name: string } | null;
+  uploads: {
+    /** An unfinished tus upload is removed this long after it was created. */
+    expiryMs: number;
+    /** How often the expiry sweep runs (it also runs at boot). */
+    sweepMs: number;
+  };
+}
+
+export class ConfigError extends Error {}
+
+/** Reads `.env` (if present) under the process environment, then validates. Throws ConfigError naming each bad variable. */
+export async function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<Config> {
+  const envFile = path.join(cwd, '.env');
+  let merged: Record<string, string | undefined> = { ...source };
+  if (source === process.env && existsSync(envFile)) {
+    const { parse } = await import('dotenv');
+    const { readFile } = await import('node:fs/promises');
+    merged = { ...parse(await readFile(envFile)), ...source };
+  }
+  // Empty strings mean "unset", as in most .env conventions.
+  const cleaned = Object.fromEntries(Object.entries(merged).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return toConfig(parsed.data, cwd);
+}
+
+function toConfig(env: Env, cwd: string): Config {
+  const dataDir = path.resolve(cwd, env.DATA_DIR);
+  const appUrl = new URL(env.APP_URL ?? `http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT}`);
+  const url = env.DATABASE_URL;
+  const database: Config['database'] =
+    url && /^postgres(ql)?:\/\//.test(url)
+      ? { dialect: 'postgres', url }
+      : { dialect: 'sqlite', file: url ? path.resolve(cwd, url.replace(/^(sqlite|file):/, '')) : path.join(dataDir, 'database.sqlite') };
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    appUrl,
+    secureCookies: appUrl.protocol === 'https:',
+    dataDir,
+    database,
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    logLevel: env.LOG_LEVEL,
+    mail: {
+      driver: env.MAIL_DRIVER,
+      host: env.MAIL_HOST,
+      port: env.MAIL_PORT,
+      username: env.MAIL_USERNAME,
+      password: env.MAIL_PASSWORD,
+      encryption: env.MAIL_ENCRYPTION,
+      from: { address: env.MAIL_FROM_ADDRESS, name: env.MAIL_FROM_NAME },
+    },
+    bootstrapAdmin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD, name: env.ADMIN_NAME } : null,
+    uploads: { expiryMs: env.UPLOAD_EXPIRY_SECONDS * 1000, sweepMs: env.UPLOAD_SWEEP_SECONDS * 1000 },
+  };
+}

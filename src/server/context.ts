@@ -1,0 +1,35 @@
+import path from 'node:path';
+import { openDatabase, type DB } from '../../db/index.ts';
+import { createLocalBlobStore, type BlobStore } from './blobs/store.ts';
+import type { Config } from './config/env.ts';
+import { createEventBus, type EventBus } from './events/bus.ts';
+import { createLogger, type Logger } from './logging/logger.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
+
+export interface Clock {
+  now(): Date;
+}
+
+/** The one application context: built once per process and handed to every service call. */
+export interface AppContext {
+  config: Config;
+  db: DB;
+  blobs: BlobStore;
+  events: EventBus;
+  mailer: Mailer;
+  clock: Clock;
+  logger: Logger;
+}
+
+export async function createContext(config: Config, overrides: Partial<AppContext> = {}): Promise<AppContext> {
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  return {
+    config,
+    logger,
+    db: overrides.db ?? (await openDatabase(config.database)),
+    blobs: overrides.blobs ?? createLocalBlobStore(path.join(config.dataDir, 'blobs')),
+    events: overrides.events ?? createEventBus(),
+    mailer: overrides.mailer ?? (await createMailer(config, logger)),
+    clock: overrides.clock ?? { now: () => new Date() },
+  };
+}

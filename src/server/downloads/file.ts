@@ -1,0 +1,103 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import parseRange from 'range-parser';
+import type { AppContext } from '../context.ts';
+import { requireDownloadableFile } from '../files/access.ts';
+import { requireDataUser, sendError, sendJson } from '../http/data-auth.ts';
+import { contentDisposition, etagListMatches, etagOf, httpDateSeconds, parseHttpDate, presentationOf } from './headers.ts';
+import { streamTo } from './stream.ts';
+
+const FILE_PATH = /^\/file\/([0-9a-f-]{36})\/?$/;
+
+export function isFileRequest(pathname: string, method: string): boolean {
+  return pathname.startsWith('/file/') && (method === 'GET' || method === 'HEAD');
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Data plane: `GET/HEAD /file/{id}[?download=1]` streams a file's bytes from the blob store with
+ * backpressure, honouring Range (one range; several get the whole file), If-None-Match /
+ * If-Modified-Since (304) and If-Range. Only the owner, outside the trash, with downloads allowed.
+ */
+export async function serveFile(ctx: AppContext, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+  const auth = await requireDataUser(ctx, req, res);
+  if (!auth) return;
+  const id = FILE_PATH.exec(pathname)?.[1];
+  if (!id) return sendJson(res, 404, { message: 'The item was not found.' });
+  let item;
+  try {
+    item = await requireDownloadableFile(ctx, auth.user, id);
+  } catch (error) {
+    if (sendError(res, error)) return;
+    throw error;
+  }
+  const blobKey = item.blob_key!;
+  const stat = await ctx.blobs.stat(blobKey);
+  if (!stat) {
+    ctx.logger.error({ itemId: item.id, blobKey }, 'a file row has no blob');
+    return sendJson(res, 404, { message: 'The file’s bytes were not found.' });
+  }
+  const size = stat.size;
+  const etag = etagOf(blobKey, size);
+  const modified = httpDateSeconds(stat.modifiedAt);
+  const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
+  const presentation = presentationOf(item.mimetype, query.get('download') === '1' || query.get('download') === 'true');
+
+  const common: Record<string, string> = {
+    ETag: etag,
+    'Last-Modified': new Date(modified * 1000).toUTCString(),
+    'Cache-Control': 'private, no-cache',
+    'Accept-Ranges': 'bytes',
+    'X-Content-Type-Options': 'nosniff',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    ...(presentation.csp ? { 'Content-Security-Policy': presentation.csp } : {}),
+  };
+
+  // Conditional GET (RFC 9110 §13.2.2): If-None-Match wins over If-Modified-Since.
+  const ifNoneMatch = header(req, 'if-none-match');
+  const ifModifiedSince = parseHttpDate(header(req, 'if-modified-since'));
+  if (ifNoneMatch !== undefined ? etagListMatches(ifNoneMatch, etag) : ifModifiedSince !== null && modified <= ifModifiedSince) {
+    res.writeHead(304, common);
+    return void res.end();
+  }
+
+  const headers: Record<string, string | number> = {
+    ...common,
+    'Content-Type': presentation.contentType,
+    'Content-Disposition': contentDisposition(item.name, presentation.inline),
+  };
+
+  let range: { start: number; end: number } | undefined;
+  const rangeHeader = header(req, 'range');
+  if (rangeHeader && size > 0 && ifRangeHolds(header(req, 'if-range'), etag, modified)) {
+    const parsed = parseRange(size, rangeHeader, { combine: true });
+    if (parsed === -1) {
+      res.writeHead(416, { ...common, 'Content-Range': `bytes */${size}`, 'Content-Type': 'text/plain; charset=utf-8' });
+      return void res.end();
+    }
+    // -2 (malformed) and several ranges: the whole file, 200.
+    if (parsed !== -2 && parsed.type === 'bytes' && parsed.length === 1) range = { start: parsed[0]!.start, end: parsed[0]!.end };
+  }
+
+  if (range) {
+    headers['Content-Range'] = `bytes ${range.start}-${range.end}/${size}`;
+    headers['Content-Length'] = range.end - range.start + 1;
+    res.writeHead(206, headers);
+  } else {
+    headers['Content-Length'] = size;
+    res.writeHead(200, headers);
+  }
+  if (req.method === 'HEAD' || size === 0) return void res.end();
+  await streamTo(ctx, ctx.blobs.get(blobKey, range), res, { itemId: item.id });
+}
+
+/** If-Range: the range applies only when the validator names these very bytes (an ETag strongly, a date exactly). */
+function ifRangeHolds(value: string | undefined, etag: string, modified: number): boolean {
+  if (value === undefined) return true;
+  const trimmed = value.trim();
+  if (trimmed.startsWith('"') || trimmed.startsWith('W/')) return trimmed === etag;
+  return parseHttpDate(trimmed) === modified;
+}

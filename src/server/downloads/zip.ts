@@ -1,0 +1,189 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import ZipStream from 'zip-stream';
+import type { ItemType } from '../../../db/schema.ts';
+import type { User } from '../auth/sessions.ts';
+import type { AppContext } from '../context.ts';
+import { requireCanDownload, requireOwnedItem } from '../files/access.ts';
+import { nameKey, nextFreeName } from '../files/names.ts';
+import type { ItemRow } from '../files/queries.ts';
+import { requireDataUser, sendError } from '../http/data-auth.ts';
+import { validationError } from '../http/errors.ts';
+import { contentDisposition } from './headers.ts';
+import { listLiveChildrenForZip } from './queries.ts';
+
+/**
+ * Data plane: `GET /api/zip?items=id|type,id|type` streams a zip of the user's items: folders with
+ * their live subtree (the trash stays out), files STORED when already compressed and DEFLATEd
+ * otherwise, ZIP64 when past 4 GB or 65,535 entries (zip-stream / compress-commons). Entries are
+ * written one at a time as the client reads: the first byte leaves as soon as the first entry's
+ * header does, and neither a file nor the zip is ever held in memory.
+ */
+
+export const MAX_ZIP_SELECTION = 1000;
+const ID = /^[0-9a-f-]{36}$/;
+
+export function isZipRequest(pathname: string, method: string): boolean {
+  return (pathname === '/api/zip' || pathname === '/api/zip/') && (method === 'GET' || method === 'HEAD');
+}
+
+export interface ZipSelection {
+  id: string;
+  type: ItemType;
+}
+
+/** Parses `items=id|type,…`; a bad list is a 422 on `items`. */
+export function parseZipItems(raw: string | null): ZipSelection[] {
+  const refuse = (message: string) => validationError({ items: [message] });
+  if (!raw || !raw.trim()) throw refuse('Choose at least one item to download.');
+  const parts = raw.split(',').map((p) => p.trim()).filter(Boolean);
+  if (parts.length === 0) throw refuse('Choose at least one item to download.');
+  if (parts.length > MAX_ZIP_SELECTION) throw refuse(`At most ${MAX_ZIP_SELECTION} items can be zipped at once.`);
+  const seen = new Set<string>();
+  const out: ZipSelection[] = [];
+  for (const part of parts) {
+    const [id = '', type = '', ...rest] = part.split('|');
+    if (rest.length || !ID.test(id.toLowerCase()) || (type !== 'file' && type !== 'folder')) throw refuse(`"${part.slice(0, 80)}" is not an item: use id|file or id|folder.`);
+    if (seen.has(id.toLowerCase())) continue;
+    seen.add(id.toLowerCase());
+    out.push({ id: id.toLowerCase(), type });
+  }
+  return out;
+}
+
+/** Already-compressed types are stored as they are: deflating them again costs CPU and gains nothing. */
+export function isAlreadyCompressed(mimetype: string | null): boolean {
+  const type = (mimetype ?? '').toLowerCase().split(';')[0]!.trim();
+  if (/^(image|video|audio)\//.test(type)) return !/^(image\/(bmp|svg\+xml|tiff|x-icon|vnd\.microsoft\.icon|x-portable)|audio\/(wav|x-wav|wave|aiff|x-aiff))/.test(type);
+  return (
+    /(zip|gzip|x-gzip|x-bzip2|x-xz|x-7z-compressed|x-rar|vnd\.rar|zstd|x-zstd|x-compress|x-lzip|x-lzma|x-brotli|epub\+zip|java-archive|x-apple-diskimage)$/.test(type) ||
+    type === 'application/pdf' ||
+    type.startsWith('application/vnd.openxmlformats-officedocument.') ||
+    type.startsWith('application/vnd.oasis.opendocument.') ||
+    type === 'font/woff' ||
+    type === 'font/woff2'
+  );
+}
+
+/**
+ * One path segment of an entry name: no slashes or backslashes (never a directory or `..` of its
+ * own), no control characters, none of Windows' forbidden `<>:"|?*`, never `.`, `..` or empty.
+ */
+export function safeEntrySegment(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  const cleaned = name.normalize('NFC').replace(/[\u0000-\u001f\u007f]/g, '').replace(/[\\/<>:"|?*]/g, '_').trim();
+  if (!cleaned || /^\.+$/.test(cleaned)) return '_';
+  return cleaned;
+}
+
+/** Names already used in each zip directory, compared as the file platform compares names. */
+class EntryNames {
+  private readonly taken = new Map<string, Set<string>>();
+  /** A free entry path for `name` in `dir` ('' is the zip's root); `name (1).ext` on a clash. */
+  claim(dir: string, name: string, isFile: boolean): string {
+    let used = this.taken.get(dir);
+    if (!used) this.taken.set(dir, (used = new Set()));
+    const free = nextFreeName(safeEntrySegment(name), isFile, (key) => used.has(key));
+    used.add(nameKey(free));
+    return dir ? `${dir}/${free}` : free;
+  }
+}
+
+type ZipItem = Pick<ItemRow, 'id' | 'type' | 'name' | 'mimetype' | 'size' | 'blob_key' | 'updated_at'>;
+
+export async function serveZip(ctx: AppContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const auth = await requireDataUser(ctx, req, res);
+  if (!auth) return;
+  let roots: ItemRow[];
+  try {
+    const selection = parseZipItems(new URL(req.url ?? '/', 'http://localhost').searchParams.get('items'));
+    roots = [];
+    for (const { id, type } of selection) roots.push(await requireOwnedItem(ctx, auth.user, id, { type, field: 'items' }));
+    requireCanDownload(auth.user);
+  } catch (error) {
+    if (sendError(res, error)) return;
+    throw error;
+  }
+
+  const filename = roots.length === 1 ? `${roots[0]!.name}.zip` : 'download.zip';
+  res.writeHead(200, {
+    'Content-Type': 'application/zip',
+    'Content-Disposition': contentDisposition(filename, false),
+    'Cache-Control': 'private, no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': "sandbox; default-src 'none'",
+  });
+  if (req.method === 'HEAD') return void res.end();
+  res.flushHeaders();
+  await writeZip(ctx, auth.user, roots, res);
+}
+
+/** Streams the zip of `roots` into `res`; a client that leaves stops the walk and closes every open blob. */
+async function writeZip(ctx: AppContext, user: User, roots: ZipItem[], res: ServerResponse): Promise<void> {
+  const zip = new ZipStream({ zlib: { level: 6 } });
+  const open = new Set<Readable>();
+  const waiting = new Set<(error: Error) => void>();
+  let gone = false;
+  const stop = () => {
+    gone = true;
+    for (const stream of open) stream.destroy();
+    open.clear();
+    for (const reject of waiting) reject(new Error('the download was abandoned'));
+  };
+  // Backpressure end to end: pipeline pauses the zip while the socket is full, and the zip pauses its source.
+  const piped = pipeline(zip as unknown as Readable, res).then(
+    () => null,
+    (error: unknown) => error,
+  );
+  void piped.then((error) => error && stop());
+
+  const names = new EntryNames();
+  const add = (source: Readable | null, data: { name: string; type: 'file' | 'directory'; date: Date; store: boolean }) =>
+    new Promise<void>((resolve, reject) => {
+      if (gone) return reject(new Error('the download was abandoned'));
+      waiting.add(reject);
+      zip.entry(source, data, (error) => {
+        waiting.delete(reject);
+        if (error) reject(error);
+        else resolve();
+      });
+    });
+
+  const addFile = async (dir: string, item: ZipItem) => {
+    const name = names.claim(dir, item.name, true);
+    const blob = ctx.blobs.get(item.blob_key!);
+    open.add(blob);
+    blob.once('close', () => open.delete(blob));
+    await add(blob, { name, type: 'file', date: new Date(item.updated_at), store: isAlreadyCompressed(item.mimetype) });
+  };
+
+  // Depth first, one folder's children at a time: only the current path's listings are held.
+  const addFolder = async (dir: string, folder: ZipItem) => {
+    const path = names.claim(dir, folder.name, false);
+    await add(null, { name: `${path}/`, type: 'directory', date: new Date(folder.updated_at), store: true });
+    const children = await listLiveChildrenForZip(ctx.db, user.id, folder.id);
+    for (const child of children) {
+      if (gone) return;
+      if (child.type === 'folder') await addFolder(path, child);
+      else if (child.blob_key) await addFile(path, child);
+    }
+  };
+
+  try {
+    for (const root of roots) {
+      if (gone) break;
+      if (root.type === 'folder') await addFolder('', root);
+      else if (root.blob_key) await addFile('', root);
+    }
+    if (!gone) zip.finalize();
+  } catch (error) {
+    // A blob that fails to read must not yield a zip that looks whole: the response is cut off.
+    if (!gone) ctx.logger.error({ err: error, userId: user.id }, 'zip stopped halfway');
+    stop();
+    zip.destroy();
+    res.destroy();
+  }
+  const error = await piped;
+  if (error && !gone) ctx.logger.error({ err: error, userId: user.id }, 'zip stream failed');
+}

@@ -1,0 +1,27 @@
+import { EventEmitter } from 'node:events';
+
+/** Domain events. Later issues add their own; listeners must not throw. */
+export interface DomainEvents {
+  'user.registered': { userId: string };
+  'user.password-reset': { userId: string };
+  /** A file's bytes are stored and its item row exists (uploads, imports); thumbnails listen. */
+  'file.created': { itemId: string; ownerId: string };
+}
+
+export interface EventBus {
+  emit<K extends keyof DomainEvents>(name: K, payload: DomainEvents[K]): void;
+  on<K extends keyof DomainEvents>(name: K, listener: (payload: DomainEvents[K]) => void): () => void;
+}
+
+/** In-process bus. Several processes will fan out through the database later, behind the same interface. */
+export function createEventBus(): EventBus {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  return {
+    emit: (name, payload) => void emitter.emit(name, payload),
+    on(name, listener) {
+      emitter.on(name, listener);
+      return () => void emitter.off(name, listener);
+    },
+  };
+}

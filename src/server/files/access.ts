@@ -1,0 +1,55 @@
+import type { ItemType } from '../../../db/schema.ts';
+import type { User } from '../auth/sessions.ts';
+import type { AppContext } from '../context.ts';
+import { AppError, notFound, validationError } from '../http/errors.ts';
+import { restrictionsFor } from '../users/restrictions.ts';
+import { findItem, type ItemRow } from './queries.ts';
+
+/**
+ * The one place item permissions are decided. An item that does not exist and an item that belongs
+ * to someone else get the same 404, so ids never leak whether they exist. Sharing and team folders
+ * extend this function, not the endpoints.
+ */
+export interface ItemRequirement {
+  /** false (default): must be outside the trash; true: must be in the trash; 'any': either. */
+  trashed?: boolean | 'any';
+  /** The type the caller says the item has; a mismatch is a 422 on `field`. */
+  type?: ItemType;
+  /** Only folders will do (a parent, a move target, a favourite). */
+  folder?: boolean;
+  /** The input field named in 422 answers. */
+  field?: string;
+}
+
+export async function requireOwnedItem(ctx: AppContext, user: User, id: string, req: ItemRequirement = {}): Promise<ItemRow> {
+  const field = req.field ?? 'id';
+  const item = await findItem(ctx.db, id);
+  if (!item || item.owner_id !== user.id) throw notFound('The item was not found.');
+  const trashed = req.trashed ?? false;
+  if (trashed === false && item.deleted_at !== null) throw notFound('The item was not found.');
+  if (trashed === true && item.deleted_at === null) throw notFound('The item is not in the trash.');
+  if (req.type && item.type !== req.type) throw validationError({ [field]: [`The item is a ${item.type}, not a ${req.type}.`] });
+  if (req.folder && item.type !== 'folder') throw validationError({ [field]: ['The item must be a folder.'] });
+  return item;
+}
+
+/** A folder to put items in: null is the user's home; otherwise an owned folder outside the trash. */
+export async function requireTargetFolder(ctx: AppContext, user: User, id: string | null, field: string): Promise<ItemRow | null> {
+  if (id === null) return null;
+  return requireOwnedItem(ctx, user, id, { folder: true, field });
+}
+
+/** Bytes leave only for users whose account allows downloads (SPEC §8 download_temporarily_disabled). */
+export function requireCanDownload(user: User): void {
+  if (!restrictionsFor(user).canDownload) {
+    throw new AppError(403, 'Downloading is temporarily disabled on your account.', { code: 'download_temporarily_disabled' });
+  }
+}
+
+/** A file the user may download: theirs, outside the trash, and their account allows downloads. */
+export async function requireDownloadableFile(ctx: AppContext, user: User, id: string): Promise<ItemRow> {
+  const item = await requireOwnedItem(ctx, user, id);
+  if (item.type !== 'file' || !item.blob_key) throw notFound('The item was not found.');
+  requireCanDownload(user);
+  return item;
+}

@@ -1,0 +1,62 @@
+/** Item names: validation, the comparison key, and the next free name for copies and uploads. */
+
+export const MAX_NAME_BYTES = 255;
+
+/** The key names are compared by: NFC-normalised and lower-cased, so `Café`, `cafe\u0301` and `CAFÉ` are one name. */
+export function nameKey(name: string): string {
+  return name.normalize('NFC').toLowerCase().normalize('NFC');
+}
+
+/** Trims and NFC-normalises a name; returns it, or the reason it is refused. */
+export function checkName(raw: string): { ok: true; name: string } | { ok: false; message: string } {
+  const name = raw.trim().normalize('NFC');
+  if (!name) return { ok: false, message: 'The name must not be empty.' };
+  if (name === '.' || name === '..') return { ok: false, message: 'The name must not be "." or "..".' };
+  if (/[/\\]/.test(name)) return { ok: false, message: 'The name must not contain "/" or "\\".' };
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(name)) return { ok: false, message: 'The name must not contain control characters.' };
+  if (Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES) return { ok: false, message: `The name must not be longer than ${MAX_NAME_BYTES} bytes.` };
+  return { ok: true, name };
+}
+
+/** Splits `report.pdf` into `report` and `.pdf`; folders and dot-files have no extension. */
+function splitName(name: string, isFile: boolean): [string, string] {
+  const dot = name.lastIndexOf('.');
+  if (!isFile || dot <= 0) return [name, ''];
+  return [name.slice(0, dot), name.slice(dot)];
+}
+
+/** Cuts a string to at most `bytes` UTF-8 bytes without splitting a character. */
+function cutToBytes(text: string, bytes: number): string {
+  let out = '';
+  for (const ch of text) {
+    if (Buffer.byteLength(out + ch, 'utf8') > bytes) break;
+    out += ch;
+  }
+  return out;
+}
+
+/**
+ * The base and extension candidates share: `report (3).pdf` counts on from `report`, not `report (3)`.
+ * Candidates are `base (n)ext`; `taken` holds the name keys already used in the folder.
+ */
+export function nextFreeName(name: string, isFile: boolean, taken: (key: string) => boolean): string {
+  if (!taken(nameKey(name))) return name;
+  const [rawBase, ext] = splitName(name, isFile);
+  const base = rawBase.replace(/ \(\d+\)$/, '') || rawBase;
+  for (let n = 1; ; n += 1) {
+    const suffix = ` (${n})${ext}`;
+    const candidate = cutToBytes(base, MAX_NAME_BYTES - Buffer.byteLength(suffix, 'utf8')) + suffix;
+    if (!taken(nameKey(candidate))) return candidate;
+  }
+}
+
+/**
+ * A prefix every candidate name's key starts with (at most 32 code points, which SQL's substr counts
+ * as characters on both databases), for fetching only the keys in a folder that can clash.
+ */
+export function candidatePrefix(name: string, isFile: boolean): { prefix: string; length: number } {
+  const [rawBase] = splitName(name, isFile);
+  const points = [...nameKey(rawBase.replace(/ \(\d+\)$/, '') || rawBase)].slice(0, 32);
+  return { prefix: points.join(''), length: points.length };
+}

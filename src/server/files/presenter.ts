@@ -1,0 +1,56 @@
+import { thumbnailUrls } from '../previews/sizes.ts';
+import type { ItemRow, ItemWithCount } from './queries.ts';
+
+/** Where a file's bytes are served (the data plane's download route). */
+export function fileUrl(item: Pick<ItemRow, 'id' | 'type'>): string | null {
+  return item.type === 'file' ? `/file/${item.id}` : null;
+}
+
+/** Emoji are stored as JSON text: a plain string or the picker's object. */
+export function parseEmoji(stored: string | null): unknown {
+  if (stored === null) return null;
+  try {
+    return JSON.parse(stored) as unknown;
+  } catch {
+    return stored;
+  }
+}
+
+/** The item resource of SPEC §3, without the `{ data }` wrapper (lists hold many). */
+export function itemData(item: ItemWithCount | (ItemRow & { children?: number })) {
+  return {
+    id: item.id,
+    type: item.type,
+    attributes: {
+      name: item.name,
+      color: item.color,
+      emoji: parseEmoji(item.emoji),
+      items: item.type === 'folder' ? Number(item.children ?? 0) : null,
+      parent_id: item.parent_id,
+      deleted_at: item.deleted_at,
+      mimetype: item.mimetype,
+      file_url: fileUrl(item),
+      /** `{ xs, sm, md }` URLs once the thumbnails are made (images, video posters, PDF first pages), else null. */
+      thumbnail: thumbnailUrls(item),
+      size: Number(item.size),
+      created_at: item.created_at,
+      updated_at: item.updated_at,
+    },
+    relationships: {
+      // Sharing arrives with its issue; nothing is shared yet.
+      shared: null,
+    },
+  };
+}
+
+export type ItemData = ReturnType<typeof itemData>;
+
+export function presentItem(item: ItemWithCount | ItemRow) {
+  return { data: itemData(item) };
+}
+
+/** A list answer: `{ data: [...], meta: { root, ... } }`. */
+export function presentList(items: ItemWithCount[], meta: { root: ItemWithCount | null } & Record<string, unknown>) {
+  const { root, ...rest } = meta;
+  return { data: items.map(itemData), meta: { root: root ? itemData(root) : null, ...rest } };
+}

@@ -1,0 +1,318 @@
+import { sql, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import type { Database, ItemsTable } from '../../../db/schema.ts';
+import { thumbnailBlobKeys } from '../previews/sizes.ts';
+
+/** Item SQL, Kysely only. Every function takes the db or a transaction; none reads a request. */
+
+export type Db = Kysely<Database>;
+export type ItemRow = Selectable<ItemsTable>;
+/** A row with the number of children (for folders), as the presenter shows it. */
+export type ItemWithCount = ItemRow & { children: number };
+
+export const SORT_FIELDS = ['created_at', 'updated_at', 'name', 'size', 'type'] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+export type Direction = 'asc' | 'desc';
+export interface Sort {
+  field: SortField;
+  direction: Direction;
+}
+/** Where the previous page ended: the row's type, sort value and id. */
+export type Cursor = [string, string | number, string];
+
+type ItemsEb = ExpressionBuilder<Database, 'items'>;
+
+const SORT_COLUMN: Record<SortField, (eb: ItemsEb) => Expression<string | number>> = {
+  created_at: (eb) => eb.ref('items.created_at'),
+  updated_at: (eb) => eb.ref('items.updated_at'),
+  name: (eb) => eb.ref('items.name_key'),
+  size: (eb) => eb.ref('items.size'),
+  type: (eb) => eb.fn.coalesce('items.mimetype', sql<string>`''`),
+};
+
+function selectItems(db: Db) {
+  return db.selectFrom('items').selectAll('items');
+}
+
+/**
+ * Adds each folder's number of children (in the trash with it when `trashed`, else outside it):
+ * one grouped query for the rows at hand, not a subquery per row of the whole folder.
+ */
+async function withCounts(db: Db, rows: ItemRow[], trashed = false): Promise<ItemWithCount[]> {
+  const counts = new Map<string, number>();
+  // Children share their folder's owner: naming it lets the (owner_id, parent_id, ...) index answer.
+  const byOwner = new Map<string, string[]>();
+  for (const r of rows) if (r.type === 'folder') byOwner.set(r.owner_id, [...(byOwner.get(r.owner_id) ?? []), r.id]);
+  for (const [ownerId, folders] of byOwner) {
+    for (let i = 0; i < folders.length; i += 500) {
+      const found = await db
+        .selectFrom('items')
+        .select((eb) => ['parent_id', eb.fn.countAll<number>().as('n')])
+        .where('owner_id', '=', ownerId)
+        .where('parent_id', 'in', folders.slice(i, i + 500))
+        .where('deleted_at', trashed ? 'is not' : 'is', null)
+        .groupBy('parent_id')
+        .execute();
+      for (const row of found) counts.set(row.parent_id!, Number(row.n));
+    }
+  }
+  return rows.map((r) => ({ ...r, children: counts.get(r.id) ?? 0 }));
+}
+
+export function findItem(db: Db, id: string): Promise<ItemRow | undefined> {
+  return db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findItemWithCount(db: Db, id: string): Promise<ItemWithCount | undefined> {
+  const item = await findItem(db, id);
+  return item && (await withCounts(db, [item], item.deleted_at !== null))[0];
+}
+
+export interface ListOptions {
+  sort: Sort;
+  limit?: number | undefined;
+  after?: Cursor | undefined;
+}
+
+/**
+ * One folder's items (parentId null: home), folders first, then the sort, then id; keyset-paged when
+ * `limit` is given (`after` is the last row of the previous page).
+ */
+export async function listChildren(db: Db, ownerId: string, parentId: string | null, trashed: boolean, options: ListOptions): Promise<ItemWithCount[]> {
+  let query = selectItems(db).where('items.owner_id', '=', ownerId);
+  query = parentId === null ? query.where('items.parent_id', 'is', null) : query.where('items.parent_id', '=', parentId);
+  query = query.where('items.deleted_at', trashed ? 'is not' : 'is', null);
+  return withCounts(db, await ordered(query, options).execute(), trashed);
+}
+
+/** The top of the trash: items trashed directly, not those trashed with a folder. */
+export async function listTrashTop(db: Db, ownerId: string, options: ListOptions): Promise<ItemWithCount[]> {
+  const query = selectItems(db)
+    .where('items.owner_id', '=', ownerId)
+    .where('items.deleted_at', 'is not', null)
+    .whereRef('items.deleted_with', '=', 'items.id');
+  return withCounts(db, await ordered(query, options).execute(), true);
+}
+
+function ordered<Q extends ReturnType<typeof selectItems>>(query: Q, { sort, limit, after }: ListOptions): Q {
+  const column = SORT_COLUMN[sort.field];
+  const dir = sort.direction;
+  let q = query;
+  if (after) {
+    const [type, value, id] = after;
+    const beyond = dir === 'desc' ? '<' : '>';
+    // Folders ('folder' > 'file') come first, so the type always runs descending.
+    q = q.where((eb) =>
+      eb.or([
+        eb('items.type', '<', type as 'file'),
+        eb.and([
+          eb('items.type', '=', type as 'file'),
+          eb.or([eb(column(eb), beyond, value), eb.and([eb(column(eb), '=', value), eb('items.id', beyond, id)])]),
+        ]),
+      ]),
+    ) as Q;
+  }
+  q = q.orderBy('items.type', 'desc').orderBy((eb) => column(eb), dir).orderBy('items.id', dir) as Q;
+  if (limit) q = q.limit(limit) as Q;
+  return q;
+}
+
+export function cursorOf(row: ItemRow, field: SortField): Cursor {
+  const value: Record<SortField, string | number> = {
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    name: row.name_key,
+    size: row.size,
+    type: row.mimetype ?? '',
+  };
+  return [row.type, value[field], row.id];
+}
+
+/** The owner's most recently added files outside the trash. */
+export async function listLatestFiles(db: Db, ownerId: string, limit: number): Promise<ItemWithCount[]> {
+  const rows = await selectItems(db)
+    .where('items.owner_id', '=', ownerId)
+    .where('items.type', '=', 'file')
+    .where('items.deleted_at', 'is', null)
+    .orderBy('items.created_at', 'desc')
+    .orderBy('items.id', 'desc')
+    .limit(limit)
+    .execute();
+  return withCounts(db, rows);
+}
+
+/** Every folder of the owner outside the trash, for the navigation tree. */
+export function listLiveFolders(db: Db, ownerId: string) {
+  return db
+    .selectFrom('items')
+    .select(['id', 'parent_id', 'name', 'name_key', 'color', 'emoji', 'created_at'])
+    .where('owner_id', '=', ownerId)
+    .where('type', '=', 'folder')
+    .where('deleted_at', 'is', null)
+    .orderBy('name_key')
+    .orderBy('id')
+    .execute();
+}
+
+/** Items outside the trash whose name contains `needle` (a name key), folders first. */
+export async function searchByName(db: Db, ownerId: string, needle: string, limit: number): Promise<ItemWithCount[]> {
+  const pattern = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = await selectItems(db)
+    .where('items.owner_id', '=', ownerId)
+    .where('items.deleted_at', 'is', null)
+    .where(sql<SqlBool>`items.name_key like ${pattern} escape '\\'`)
+    .orderBy('items.type', 'desc')
+    .orderBy('items.name_key')
+    .orderBy('items.id')
+    .limit(limit)
+    .execute();
+  return withCounts(db, rows);
+}
+
+/** Name keys in one folder (outside the trash) that start with `prefix` (`length` characters). */
+export async function takenNameKeys(db: Db, ownerId: string, parentId: string | null, prefix: string, length: number): Promise<Set<string>> {
+  let query = db.selectFrom('items').select('name_key').where('owner_id', '=', ownerId).where('deleted_at', 'is', null);
+  query = parentId === null ? query.where('parent_id', 'is', null) : query.where('parent_id', '=', parentId);
+  if (length > 0) query = query.where(sql<SqlBool>`substr(name_key, 1, ${length}) = ${prefix}`);
+  const rows = await query.execute();
+  return new Set(rows.map((r) => r.name_key));
+}
+
+/** The id of an item outside the trash in that folder with that name key, if any. */
+export async function findByNameKey(db: Db, ownerId: string, parentId: string | null, key: string): Promise<string | undefined> {
+  let query = db.selectFrom('items').select('id').where('owner_id', '=', ownerId).where('deleted_at', 'is', null).where('name_key', '=', key);
+  query = parentId === null ? query.where('parent_id', 'is', null) : query.where('parent_id', '=', parentId);
+  return (await query.executeTakeFirst())?.id;
+}
+
+/** The item and all its ancestors' ids, nearest first. */
+/** PostgreSQL: holds one owner's tree changes in line until the transaction ends. */
+export async function lockOwnerTree(tx: Db, ownerId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${ownerId}))`.execute(tx);
+}
+
+export async function selfAndAncestorIds(db: Db, id: string): Promise<string[]> {
+  const rows = await db
+    .withRecursive('up(id, parent_id, depth)', (qb) =>
+      qb
+        .selectFrom('items')
+        .select(['id', 'parent_id', sql<number>`0`.as('depth')])
+        .where('id', '=', id)
+        .unionAll(qb.selectFrom('items').innerJoin('up', 'up.parent_id', 'items.id').select(['items.id', 'items.parent_id', sql<number>`up.depth + 1`.as('depth')])),
+    )
+    .selectFrom('up')
+    .select('id')
+    .orderBy('depth')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** A subquery naming the item and every item below it, trashed or not. */
+function subtree(db: Db, rootId: string) {
+  return db
+    .withRecursive('sub(id)', (qb) =>
+      qb
+        .selectFrom('items')
+        .select('id')
+        .where('id', '=', rootId)
+        .unionAll(qb.selectFrom('items').innerJoin('sub', 'sub.id', 'items.parent_id').select('items.id')),
+    )
+    .selectFrom('sub')
+    .select('sub.id');
+}
+
+export async function insertItem(db: Db, row: Insertable<ItemsTable>): Promise<void> {
+  await db.insertInto('items').values(row).execute();
+}
+
+export async function updateItem(db: Db, id: string, patch: Updateable<ItemsTable>): Promise<void> {
+  await db.updateTable('items').set(patch).where('id', '=', id).execute();
+}
+
+/** Trashes the item and everything below it not yet in the trash, as one group named by the item. */
+export async function trashSubtree(db: Db, rootId: string, now: string): Promise<void> {
+  await db
+    .updateTable('items')
+    .set({ deleted_at: now, deleted_with: rootId, updated_at: now })
+    .where('id', 'in', subtree(db, rootId))
+    .where('deleted_at', 'is', null)
+    .execute();
+}
+
+/** Restores the items below the root that were trashed in the same group as it. */
+export async function restoreGroupBelow(db: Db, rootId: string, group: string, now: string): Promise<void> {
+  await db
+    .updateTable('items')
+    .set({ deleted_at: null, deleted_with: null, updated_at: now })
+    .where('id', 'in', subtree(db, rootId))
+    .where('deleted_with', '=', group)
+    .execute();
+}
+
+/** A file's blobs: its bytes and its thumbnails, if made. */
+function blobKeysOf(rows: { blob_key: string | null; thumbnail_key: string | null }[]): string[] {
+  return rows.flatMap((r) => [r.blob_key!, ...thumbnailBlobKeys(r.thumbnail_key)]);
+}
+
+/** Deletes the item and its whole subtree; answers the blob keys that were theirs (thumbnails too). */
+export async function deleteSubtree(db: Db, rootId: string): Promise<string[]> {
+  const blobs = await db.selectFrom('items').select(['blob_key', 'thumbnail_key']).where('id', 'in', subtree(db, rootId)).where('blob_key', 'is not', null).execute();
+  await db.deleteFrom('favourites').where('item_id', 'in', subtree(db, rootId)).execute();
+  await db.deleteFrom('items').where('id', 'in', subtree(db, rootId)).execute();
+  return blobKeysOf(blobs);
+}
+
+/**
+ * Deletes trashed items matching the filter. The set is closed under descendants (whatever is
+ * below a trashed item is trashed, no later), so no row is left pointing at a deleted parent.
+ */
+async function deleteTrashedWhere(db: Db, filter: (eb: ItemsEb) => Expression<SqlBool>): Promise<{ items: number; blobs: string[] }> {
+  const blobs = await db.selectFrom('items').select(['blob_key', 'thumbnail_key']).where('deleted_at', 'is not', null).where(filter).where('blob_key', 'is not', null).execute();
+  const doomed = db.selectFrom('items').select('id').where('deleted_at', 'is not', null).where(filter);
+  await db.deleteFrom('favourites').where('item_id', 'in', doomed).execute();
+  const result = await db.deleteFrom('items').where('deleted_at', 'is not', null).where(filter).executeTakeFirst();
+  return { items: Number(result.numDeletedRows), blobs: blobKeysOf(blobs) };
+}
+
+export function deleteTrashOf(db: Db, ownerId: string) {
+  return deleteTrashedWhere(db, (eb) => eb('items.owner_id', '=', ownerId));
+}
+
+export function deleteTrashedBefore(db: Db, cutoff: string) {
+  return deleteTrashedWhere(db, (eb) => eb('items.deleted_at', '<', cutoff));
+}
+
+export async function addFavourite(db: Db, userId: string, itemId: string, now: string): Promise<void> {
+  await db
+    .insertInto('favourites')
+    .values({ user_id: userId, item_id: itemId, created_at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'item_id']).doNothing())
+    .execute();
+}
+
+export async function removeFavourite(db: Db, userId: string, itemId: string): Promise<void> {
+  await db.deleteFrom('favourites').where('user_id', '=', userId).where('item_id', '=', itemId).execute();
+}
+
+/** The user's favourite folders outside the trash, oldest favourite first (by name when added together). */
+export async function listFavouriteFolders(db: Db, userId: string): Promise<ItemWithCount[]> {
+  const rows = await selectItems(db)
+    .innerJoin('favourites', 'favourites.item_id', 'items.id')
+    .where('favourites.user_id', '=', userId)
+    .where('items.deleted_at', 'is', null)
+    .orderBy('favourites.created_at')
+    .orderBy('items.name_key')
+    .orderBy('items.id')
+    .execute();
+  return withCounts(db, rows);
+}
+
+/** Bytes per mimetype over all the owner's files, the trash included (its blobs still take space). */
+export function bytesByMimetype(db: Db, ownerId: string) {
+  return db
+    .selectFrom('items')
+    .select((eb) => ['mimetype', eb.fn.sum<number>('size').as('bytes')])
+    .where('owner_id', '=', ownerId)
+    .where('type', '=', 'file')
+    .groupBy('mimetype')
+    .execute();
+}

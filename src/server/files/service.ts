@@ -1,0 +1,328 @@
+import { randomUUID } from 'node:crypto';
+import type { ItemType } from '../../../db/schema.ts';
+import type { User } from '../auth/sessions.ts';
+import type { AppContext } from '../context.ts';
+import { AppError, validationError } from '../http/errors.ts';
+import { restrictionsFor } from '../users/restrictions.ts';
+import { requireOwnedItem, requireTargetFolder } from './access.ts';
+import { candidatePrefix, checkName, nameKey, nextFreeName } from './names.ts';
+import { parseEmoji } from './presenter.ts';
+import * as q from './queries.ts';
+import type { Cursor, Db, ItemRow, ItemWithCount, ListOptions, Sort } from './queries.ts';
+
+/** Folder and file use cases for the owner API. Permission checks go through access.ts only. */
+
+export interface ItemRef {
+  id: string;
+  type: ItemType;
+}
+
+export interface Page {
+  items: ItemWithCount[];
+  /** Where the next page starts, when `limit` was given and more items follow. */
+  next: Cursor | null;
+}
+
+const now = (ctx: AppContext) => ctx.clock.now().toISOString();
+
+/** SQLite and PostgreSQL words for a unique index refusing a row. */
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
+}
+
+const nameTaken = () => validationError({ name: ['An item with this name already exists in this folder.'] });
+
+/** The name as given when free in the folder, else the next free `name (n).ext`. */
+async function freeName(db: Db, ownerId: string, parentId: string | null, name: string, type: ItemType): Promise<string> {
+  const { prefix, length } = candidatePrefix(name, type === 'file');
+  const taken = await q.takenNameKeys(db, ownerId, parentId, prefix, length);
+  return nextFreeName(name, type === 'file', (key) => taken.has(key));
+}
+
+/** Runs a write that picks a free name; a concurrent writer taking the same name gets one retry. */
+async function withFreeName<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return work();
+  }
+}
+
+function reload(ctx: AppContext, id: string): Promise<ItemWithCount> {
+  return q.findItemWithCount(ctx.db, id) as Promise<ItemWithCount>;
+}
+
+// --- create -------------------------------------------------------------------------------
+
+export async function createFolder(ctx: AppContext, user: User, input: { name: string; emoji?: string | null | undefined; parent_id: string | null }): Promise<ItemWithCount> {
+  if (!restrictionsFor(user).canCreateFolder) {
+    throw new AppError(423, 'Creating folders is temporarily disabled on your account.', { code: 'create_folder_temporarily_disabled' });
+  }
+  const parent = await requireTargetFolder(ctx, user, input.parent_id, 'parent_id');
+  const parentId = parent?.id ?? null;
+  if (await q.findByNameKey(ctx.db, user.id, parentId, nameKey(input.name))) throw nameTaken();
+  const at = now(ctx);
+  const id = randomUUID();
+  try {
+    await q.insertItem(ctx.db, {
+      id, owner_id: user.id, parent_id: parentId, type: 'folder', name: input.name, name_key: nameKey(input.name),
+      color: null, emoji: input.emoji ?? null, mimetype: null, size: 0, blob_key: null, created_at: at, updated_at: at, deleted_at: null, deleted_with: null,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken();
+    throw error;
+  }
+  return reload(ctx, id);
+}
+
+/** A blob key for a new file of this owner; write the bytes there before `createFileItem`. */
+export function newBlobKey(ownerId: string): string {
+  return `files/${ownerId.toLowerCase()}/${randomUUID()}`;
+}
+
+/**
+ * Records a file whose bytes are already in the blob store (uploads call this). The name is made
+ * free in the folder (`name (1).ext`); the parent must be the owner's folder outside the trash.
+ */
+export async function createFileItem(
+  ctx: AppContext,
+  input: { ownerId: string; parentId: string | null; name: string; mimetype: string; size: number; blobKey: string },
+): Promise<ItemWithCount> {
+  const checked = checkName(input.name);
+  if (!checked.ok) throw validationError({ name: [checked.message] });
+  if (input.parentId !== null) {
+    const parent = await q.findItem(ctx.db, input.parentId);
+    if (!parent || parent.owner_id !== input.ownerId || parent.deleted_at !== null || parent.type !== 'folder') throw validationError({ parent_id: ['The folder was not found.'] });
+  }
+  const id = randomUUID();
+  await withFreeName(async () => {
+    const name = await freeName(ctx.db, input.ownerId, input.parentId, checked.name, 'file');
+    const at = now(ctx);
+    await q.insertItem(ctx.db, {
+      id, owner_id: input.ownerId, parent_id: input.parentId, type: 'file', name, name_key: nameKey(name),
+      color: null, emoji: null, mimetype: input.mimetype, size: input.size, blob_key: input.blobKey, created_at: at, updated_at: at, deleted_at: null, deleted_with: null,
+    });
+  });
+  ctx.events.emit('file.created', { itemId: id, ownerId: input.ownerId });
+  return reload(ctx, id);
+}
+
+// --- rename, move -------------------------------------------------------------------------
+
+export async function renameItem(
+  ctx: AppContext,
+  user: User,
+  id: string,
+  input: { name?: string | undefined; emoji?: string | null | undefined; color?: string | null | undefined; type?: ItemType | undefined },
+): Promise<ItemWithCount> {
+  const item = await requireOwnedItem(ctx, user, id, { type: input.type, field: 'type' });
+  const patch: Partial<ItemRow> = { updated_at: now(ctx) };
+  if (input.name !== undefined) {
+    const key = nameKey(input.name);
+    const holder = await q.findByNameKey(ctx.db, user.id, item.parent_id, key);
+    if (holder && holder !== item.id) throw nameTaken();
+    patch.name = input.name;
+    patch.name_key = key;
+  }
+  if (input.emoji !== undefined) patch.emoji = input.emoji;
+  if (input.color !== undefined) patch.color = input.color;
+  try {
+    await q.updateItem(ctx.db, item.id, patch);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken();
+    throw error;
+  }
+  return reload(ctx, item.id);
+}
+
+/** Checks every referenced item first (nothing changes when one is refused), without duplicates. */
+async function requireAll(ctx: AppContext, user: User, refs: ItemRef[], trashed: boolean | 'any'): Promise<ItemRow[]> {
+  const seen = new Set<string>();
+  const rows: ItemRow[] = [];
+  for (const [index, ref] of refs.entries()) {
+    if (seen.has(ref.id)) continue;
+    seen.add(ref.id);
+    rows.push(await requireOwnedItem(ctx, user, ref.id, { trashed, type: ref.type, field: `items.${index}.type` }));
+  }
+  return rows;
+}
+
+export async function moveItems(ctx: AppContext, user: User, toId: string | null, refs: ItemRef[]): Promise<ItemWithCount[]> {
+  const target = await requireTargetFolder(ctx, user, toId, 'to_id');
+  const items = await requireAll(ctx, user, refs, false);
+  const targetId = target?.id ?? null;
+  await ctx.db.transaction().execute(async (tx) => {
+    // The loop check runs inside the transaction, with one owner's moves serialised (SQLite has a
+    // single writer; PostgreSQL takes a per-owner advisory lock), so two opposite moves at once
+    // cannot both pass and leave a cycle.
+    if (ctx.config.database.dialect === 'postgres') await q.lockOwnerTree(tx, user.id);
+    if (targetId) {
+      const lineage = new Set(await q.selfAndAncestorIds(tx, targetId));
+      const [index, looped] = [...items.entries()].find(([, item]) => lineage.has(item.id)) ?? [];
+      if (looped) throw validationError({ to_id: [`"${looped.name}" cannot be moved into itself or a folder inside it.`], [`items.${index}.id`]: ['Cannot move a folder into itself.'] });
+    }
+    for (const item of items) {
+      if (item.parent_id === targetId) continue;
+      const name = await freeName(tx, user.id, targetId, item.name, item.type);
+      await q.updateItem(tx, item.id, { parent_id: targetId, name, name_key: nameKey(name), updated_at: now(ctx) });
+    }
+  });
+  return Promise.all(items.map((item) => reload(ctx, item.id)));
+}
+
+// --- trash --------------------------------------------------------------------------------
+
+/** Deletes blobs once the rows are gone for good (after the commit); a failure leaves an orphan, logged. */
+async function deleteBlobs(ctx: AppContext, keys: string[]): Promise<void> {
+  for (const key of keys) {
+    try {
+      await ctx.blobs.delete(key);
+    } catch (error) {
+      ctx.logger.error({ err: error, key }, 'could not delete a blob');
+    }
+  }
+}
+
+/** Trashes items (with their subtrees), or with force_delete removes them and their blobs for good. */
+export async function removeItems(ctx: AppContext, user: User, refs: (ItemRef & { force_delete: boolean })[]): Promise<void> {
+  const items = await requireAll(ctx, user, refs, 'any');
+  const force = new Map(refs.map((r) => [r.id, r.force_delete]));
+  for (const [index, item] of items.entries()) {
+    if (!force.get(item.id) && item.deleted_at !== null) throw validationError({ [`items.${index}.id`]: [`"${item.name}" is already in the trash.`] });
+  }
+  const at = now(ctx);
+  const blobs = await ctx.db.transaction().execute(async (tx) => {
+    const keys: string[] = [];
+    for (const item of items) {
+      if (force.get(item.id)) keys.push(...(await q.deleteSubtree(tx, item.id)));
+      else await q.trashSubtree(tx, item.id, at);
+    }
+    return keys;
+  });
+  await deleteBlobs(ctx, blobs);
+}
+
+/**
+ * Restores trashed items with what was trashed together with them, to where they were, or home
+ * when that folder is gone or in the trash, or when `toHome` is set. Clashing names become `name (n)`.
+ */
+export async function restoreItems(ctx: AppContext, user: User, toHome: boolean, refs: ItemRef[]): Promise<ItemWithCount[]> {
+  const items = await requireAll(ctx, user, refs, true);
+  // Items trashed directly first: restoring one brings back what was trashed with it, in place.
+  const ordered = [...items].sort((a, b) => Number(b.deleted_with === b.id) - Number(a.deleted_with === a.id));
+  const at = now(ctx);
+  await ctx.db.transaction().execute(async (tx) => {
+    for (const item of ordered) {
+      const current = await q.findItem(tx, item.id);
+      if (!current || current.deleted_at === null) continue; // restored already, with an earlier one
+      let parentId = toHome ? null : current.parent_id;
+      if (parentId !== null) {
+        const parent = await q.findItem(tx, parentId);
+        if (!parent || parent.deleted_at !== null) parentId = null;
+      }
+      const name = await freeName(tx, user.id, parentId, current.name, current.type);
+      // The item first (its name may change), then what was trashed with it below it.
+      await q.updateItem(tx, current.id, { parent_id: parentId, name, name_key: nameKey(name), deleted_at: null, deleted_with: null, updated_at: at });
+      await q.restoreGroupBelow(tx, current.id, current.deleted_with ?? current.id, at);
+    }
+  });
+  return Promise.all(items.map((item) => reload(ctx, item.id)));
+}
+
+/** Empties the user's trash: every trashed item and its blob, for good. */
+export async function dumpTrash(ctx: AppContext, user: User): Promise<number> {
+  const { items, blobs } = await ctx.db.transaction().execute((tx) => q.deleteTrashOf(tx, user.id));
+  await deleteBlobs(ctx, blobs);
+  return items;
+}
+
+/** Removes for good what has been in the trash since before `cutoff`, with its blobs. */
+export async function purgeTrashedBefore(ctx: AppContext, cutoff: Date): Promise<{ items: number; blobs: number }> {
+  const { items, blobs } = await ctx.db.transaction().execute((tx) => q.deleteTrashedBefore(tx, cutoff.toISOString()));
+  await deleteBlobs(ctx, blobs);
+  return { items, blobs: blobs.length };
+}
+
+// --- favourites ---------------------------------------------------------------------------
+
+export async function addFavourites(ctx: AppContext, user: User, ids: string[]): Promise<void> {
+  const folders: ItemRow[] = [];
+  for (const [index, id] of ids.entries()) folders.push(await requireOwnedItem(ctx, user, id, { folder: true, field: `folders.${index}` }));
+  const at = now(ctx);
+  await ctx.db.transaction().execute(async (tx) => {
+    for (const folder of folders) await q.addFavourite(tx, user.id, folder.id, at);
+  });
+}
+
+export async function removeFavourite(ctx: AppContext, user: User, id: string): Promise<void> {
+  const folder = await requireOwnedItem(ctx, user, id, { trashed: 'any' });
+  await q.removeFavourite(ctx.db, user.id, folder.id);
+}
+
+export function favouriteFolders(ctx: AppContext, userId: string): Promise<ItemWithCount[]> {
+  return q.listFavouriteFolders(ctx.db, userId);
+}
+
+// --- browse, search -----------------------------------------------------------------------
+
+async function paged(load: (options: ListOptions) => Promise<ItemWithCount[]>, options: ListOptions): Promise<Page> {
+  const { sort, limit, after } = options;
+  if (after) {
+    const numeric = sort.field === 'size';
+    if (!['folder', 'file'].includes(after[0]) || (typeof after[1] === 'number') !== numeric) throw validationError({ cursor: ['The cursor does not fit this sort.'] });
+  }
+  if (!limit) return { items: await load(options), next: null };
+  const rows = await load({ sort, after, limit: limit + 1 });
+  const items = rows.slice(0, limit);
+  return { items, next: rows.length > limit ? q.cursorOf(items[items.length - 1]!, sort.field) : null };
+}
+
+export async function browseFolder(ctx: AppContext, user: User, id: string | null, options: ListOptions): Promise<Page & { root: ItemWithCount | null }> {
+  const folder = id === null ? null : await requireOwnedItem(ctx, user, id, { folder: true });
+  const page = await paged((o) => q.listChildren(ctx.db, user.id, folder?.id ?? null, false, o), options);
+  return { ...page, root: folder ? await reload(ctx, folder.id) : null };
+}
+
+export async function browseTrash(ctx: AppContext, user: User, id: string | null, options: ListOptions): Promise<Page & { root: ItemWithCount | null }> {
+  if (id === null) return { ...(await paged((o) => q.listTrashTop(ctx.db, user.id, o), options)), root: null };
+  const folder = await requireOwnedItem(ctx, user, id, { trashed: true, folder: true });
+  const page = await paged((o) => q.listChildren(ctx.db, user.id, folder.id, true, o), options);
+  return { ...page, root: await reload(ctx, folder.id) };
+}
+
+export const LATEST_LIMIT = 50;
+
+export function latestFiles(ctx: AppContext, user: User): Promise<ItemWithCount[]> {
+  return q.listLatestFiles(ctx.db, user.id, LATEST_LIMIT);
+}
+
+export interface TreeNode {
+  id: string;
+  name: string;
+  color: string | null;
+  emoji: unknown;
+  parent_id: string | null;
+  folders: TreeNode[];
+}
+
+/** The user's folders outside the trash as a tree, each level by name. */
+export async function navigationTree(ctx: AppContext, user: User): Promise<TreeNode[]> {
+  const rows = await q.listLiveFolders(ctx.db, user.id);
+  const nodes = new Map<string, TreeNode>(rows.map((r) => [r.id, { id: r.id, name: r.name, color: r.color, emoji: parseEmoji(r.emoji), parent_id: r.parent_id, folders: [] }]));
+  const roots: TreeNode[] = [];
+  for (const node of nodes.values()) {
+    const parent = node.parent_id === null ? undefined : nodes.get(node.parent_id);
+    (parent ? parent.folders : roots).push(node);
+  }
+  return roots;
+}
+
+export const SEARCH_LIMIT = 20;
+
+export function searchItems(ctx: AppContext, user: User, query: string): Promise<ItemWithCount[]> {
+  return q.searchByName(ctx.db, user.id, nameKey(query), SEARCH_LIMIT);
+}
+
+export type { Sort };

@@ -1,0 +1,52 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AppContext } from '../context.ts';
+import { etagListMatches, etagOf } from '../downloads/headers.ts';
+import { streamTo } from '../downloads/stream.ts';
+import { requireOwnedItem } from '../files/access.ts';
+import { requireDataUser, sendError, sendJson } from '../http/data-auth.ts';
+import { THUMBNAIL_SIZES, thumbnailBlobKey, type ThumbnailSize } from './sizes.ts';
+
+const THUMBNAIL_PATH = /^\/thumbnail\/([0-9a-f-]{36})\/(xs|sm|md)(?:\.webp)?$/;
+
+export function isThumbnailRequest(pathname: string, method: string): boolean {
+  return pathname.startsWith('/thumbnail/') && (method === 'GET' || method === 'HEAD');
+}
+
+/**
+ * Data plane: `GET /thumbnail/{id}/{xs|sm|md}`, a made thumbnail as WebP. Only the owner; items in the
+ * trash keep theirs (the trash lists them). 404 while none is made (the item's `thumbnail` is null then).
+ */
+export async function serveThumbnail(ctx: AppContext, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+  const auth = await requireDataUser(ctx, req, res);
+  if (!auth) return;
+  const match = THUMBNAIL_PATH.exec(pathname);
+  if (!match) return sendJson(res, 404, { message: 'Not found.' });
+  const [, id, size] = match as unknown as [string, string, ThumbnailSize];
+  let item;
+  try {
+    item = await requireOwnedItem(ctx, auth.user, id, { trashed: 'any' });
+  } catch (error) {
+    if (sendError(res, error)) return;
+    throw error;
+  }
+  if (!item.thumbnail_key || !(size in THUMBNAIL_SIZES)) return sendJson(res, 404, { message: 'This item has no thumbnail.' });
+  const key = thumbnailBlobKey(item.thumbnail_key, size);
+  const stat = await ctx.blobs.stat(key);
+  if (!stat) return sendJson(res, 404, { message: 'This item has no thumbnail.' });
+  const etag = etagOf(key, stat.size);
+  const headers = {
+    ETag: etag,
+    // A thumbnail never changes under its URL; a day in the browser's own cache, then revalidated.
+    'Cache-Control': 'private, max-age=86400',
+    'X-Content-Type-Options': 'nosniff',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+  };
+  const inm = req.headers['if-none-match'];
+  if (typeof inm === 'string' && etagListMatches(inm, etag)) {
+    res.writeHead(304, headers);
+    return void res.end();
+  }
+  res.writeHead(200, { ...headers, 'Content-Type': 'image/webp', 'Content-Length': stat.size });
+  if (req.method === 'HEAD') return void res.end();
+  await streamTo(ctx, ctx.blobs.get(key), res, { itemId: item.id });
+}

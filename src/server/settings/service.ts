@@ -1,0 +1,62 @@
+import type { AppContext } from '../context.ts';
+
+/** Runtime settings an admin changes later. Stored as JSON text in the settings table; defaults live here. */
+export const SETTING_DEFAULTS = {
+  app_name: 'Cloud Drive',
+  app_description: 'Your files, in your cloud.',
+  locale: 'en',
+  default_theme_mode: 'system' as 'light' | 'dark' | 'system',
+  default_emoji: 'twemoji' as 'twemoji' | 'applemoji',
+  registration_open: true,
+  email_verification_required: false,
+  subscription_type: 'none' as 'none' | 'fixed' | 'metered',
+  default_storage_limit_bytes: 5 * 1024 ** 3,
+  /** Days an item stays in the trash before the purge job removes it for good; 0 keeps it forever. */
+  trash_retention_days: 30,
+  upload_limit_bytes: 0,
+  chunk_size_bytes: 8 * 1024 ** 2,
+  /** Refused upload types: extensions (`exe`, `.php`) or MIME types (`application/x-msdownload`, `video/*`). */
+  mimetypes_blacklist: [] as string[],
+  /**
+   * `host:port` pairs import-from-URL may fetch even though they resolve to a private, loopback or
+   * link-local address (the SSRF guard refuses those otherwise). Empty in production; tests use it.
+   */
+  remote_upload_allowlist: [] as string[],
+  allowed_recaptcha: false,
+  recaptcha_client_id: '',
+  broadcasting: { driver: 'none' as string },
+  stripe_public_key: '',
+  paystack_public_key: '',
+  paypal_client_id: '',
+  social_login: { facebook: false, google: false, github: false },
+  logo_horizontal: '/logo-horizontal.svg',
+  logo_horizontal_dark: '/logo-horizontal-dark.svg',
+  contact_email: '',
+};
+
+export type Settings = typeof SETTING_DEFAULTS;
+export type SettingKey = keyof Settings;
+
+export async function getSettings(ctx: AppContext): Promise<Settings> {
+  const rows = await ctx.db.selectFrom('settings').select(['key', 'value']).execute();
+  const settings: Record<string, unknown> = { ...SETTING_DEFAULTS };
+  for (const row of rows) {
+    if (row.key in SETTING_DEFAULTS) {
+      try {
+        settings[row.key] = JSON.parse(row.value);
+      } catch {
+        ctx.logger.warn({ key: row.key }, 'ignoring unreadable setting');
+      }
+    }
+  }
+  return settings as Settings;
+}
+
+export async function putSetting<K extends SettingKey>(ctx: AppContext, key: K, value: Settings[K]): Promise<void> {
+  const json = JSON.stringify(value);
+  await ctx.db
+    .insertInto('settings')
+    .values({ key, value: json })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: json }))
+    .execute();
+}

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../context.ts';
+import type { EventBus } from '../events/bus.ts';
+import { nameKey } from '../files/names.ts';
+import * as q from '../files/queries.ts';
+import type { Db, ItemWithCount } from '../files/queries.ts';
+import { createFileItem } from '../files/service.ts';
+import { validationError } from '../http/errors.ts';
+import { overQuota, tooLarge, uploadLimit, usedBytes, type UploadPolicy } from './limits.ts';
+
+/**
+ * The one finishing step of every upload path (plain, tus, import from URL): the bytes are in the
+ * blob store already; this re-checks the quota and the upload limit atomically, creates the
+ * folders of a folder upload's relative path, records the file (createFileItem: next free name,
+ * `file.created` event, which thumbnails and usage listen to), and removes the blob when any of
+ * it fails, so a refused or failed upload leaves neither an item nor an orphan blob.
+ *
+ * Atomic per owner: on SQLite the single connection runs one transaction at a time; on PostgreSQL
+ * the transaction holds the owner's advisory lock (the one moves take), so two uploads finishing
+ * at once cannot both fit into the last bytes of a quota, and the folders of a folder upload whose
+ * files finish in parallel are created once.
+ */
+export interface FinishInput {
+  ownerId: string;
+  /** The folder uploaded to; null is home. */
+  parentId: string | null;
+  /** Checked folder names of the relative path below the parent (names.ts relativeFolders). */
+  folders: string[];
+  /** The checked file name; a clash in the folder makes it `name (1).ext`. */
+  name: string;
+  mimetype: string;
+  size: number;
+  blobKey: string;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
+}
+
+export async function finishUpload(ctx: AppContext, policy: UploadPolicy, input: FinishInput): Promise<ItemWithCount> {
+  // Events wait for the commit: a listener must find the row.
+  const pending: (() => void)[] = [];
+  const events: EventBus = { emit: (name, payload) => void pending.push(() => ctx.events.emit(name, payload)), on: (name, listener) => ctx.events.on(name, listener) };
+  const attempt = () =>
+    ctx.db.transaction().execute(async (tx) => {
+      if (ctx.config.database.dialect === 'postgres') await q.lockOwnerTree(tx, input.ownerId);
+      const limit = uploadLimit(policy);
+      if (limit !== null && input.size > limit) throw tooLarge(policy);
+      if (policy.capacity !== null && (await usedBytes(tx, input.ownerId)) + input.size > policy.capacity) throw overQuota();
+      let parentId = input.parentId;
+      if (parentId !== null) {
+        const parent = await q.findItem(tx, parentId);
+        if (!parent || parent.owner_id !== input.ownerId || parent.deleted_at !== null || parent.type !== 'folder') throw validationError({ parent_id: ['The folder was not found.'] });
+      }
+      for (const folder of input.folders) parentId = await ensureFolder(ctx, tx, input.ownerId, parentId, folder);
+      return createFileItem({ ...ctx, db: tx, events }, { ownerId: input.ownerId, parentId, name: input.name, mimetype: input.mimetype, size: input.size, blobKey: input.blobKey });
+    });
+  try {
+    let item: ItemWithCount;
+    try {
+      item = await attempt();
+    } catch (error) {
+      // Another writer (a folder created by hand, say) took a name between our read and insert.
+      if (!isUniqueViolation(error)) throw error;
+      pending.length = 0;
+      item = await attempt();
+    }
+    for (const fire of pending) fire();
+    return item;
+  } catch (error) {
+    await ctx.blobs.delete(input.blobKey).catch((e: unknown) => ctx.logger.error({ err: e, key: input.blobKey }, 'could not remove the blob of a refused upload'));
+    throw error;
+  }
+}
+
+/**
+ * The id of the folder `name` in the parent, created when missing. A file holding that name is
+ * stepped over to `name (1)`, and so on, the same way every time, so files of one folder upload
+ * land together.
+ */
+async function ensureFolder(ctx: AppContext, tx: Db, ownerId: string, parentId: string | null, name: string): Promise<string> {
+  for (let n = 0; n < 1000; n += 1) {
+    const candidate = n === 0 ? name : `${name} (${n})`;
+    const key = nameKey(candidate);
+    let query = tx.selectFrom('items').select(['id', 'type']).where('owner_id', '=', ownerId).where('deleted_at', 'is', null).where('name_key', '=', key);
+    query = parentId === null ? query.where('parent_id', 'is', null) : query.where('parent_id', '=', parentId);
+    const found = await query.executeTakeFirst();
+    if (found?.type === 'folder') return found.id;
+    if (found) continue;
+    const id = randomUUID();
+    const at = ctx.clock.now().toISOString();
+    await q.insertItem(tx, {
+      id, owner_id: ownerId, parent_id: parentId, type: 'folder', name: candidate, name_key: key,
+      color: null, emoji: null, mimetype: null, size: 0, blob_key: null, created_at: at, updated_at: at, deleted_at: null, deleted_with: null,
+    });
+    return id;
+  }
+  throw validationError({ path: [`No free name for the folder "${name}".`] });
+}

@@ -1,0 +1,121 @@
+import { sql } from 'kysely';
+import type { User } from '../auth/sessions.ts';
+import { formatBytes } from '../config/client-config.ts';
+import type { AppContext } from '../context.ts';
+import type { Db } from '../files/queries.ts';
+import { AppError } from '../http/errors.ts';
+import { getSettings, type Settings } from '../settings/service.ts';
+import { restrictionsFor } from '../users/restrictions.ts';
+import { extensionOf } from './names.ts';
+
+/**
+ * Upload limits, checked before the bytes flow (from the declared length) and, for the quota,
+ * again atomically when the upload finishes (finish.ts). Statuses follow SPEC §8:
+ *
+ * - canUpload false: 423, code `upload_temporarily_disabled` (metered or fixed plans) or
+ *   `exceed_upload_limit` (no subscription), as a refused folder creation is a 423 too;
+ * - a blacklisted type (by name, declared type, or the bytes): 422, code `mimetype_blacklisted`,
+ *   the message naming the type, and `type` in the body;
+ * - over the upload limit (`upload_limit_bytes`, 0 = none): 413, code `upload_limit_exceeded`,
+ *   the message carrying the formatted limit, and `limit` in the body;
+ * - over the storage quota: 423, code `storage_limit_exceeded`.
+ */
+export interface UploadPolicy {
+  settings: Settings;
+  /** Bytes the owner may store in all; null for no limit. */
+  capacity: number | null;
+}
+
+export async function uploadPolicy(ctx: AppContext): Promise<UploadPolicy> {
+  const settings = await getSettings(ctx);
+  const capacity = settings.default_storage_limit_bytes > 0 ? settings.default_storage_limit_bytes : null;
+  return { settings, capacity };
+}
+
+export function assertCanUpload(user: Pick<User, 'restrictions'>, policy: UploadPolicy): void {
+  if (restrictionsFor(user).canUpload) return;
+  if (policy.settings.subscription_type === 'none') {
+    throw new AppError(423, 'Uploading is not allowed on your account.', { code: 'exceed_upload_limit' });
+  }
+  throw new AppError(423, 'Uploading is temporarily disabled on your account.', { code: 'upload_temporarily_disabled' });
+}
+
+/** The blacklist entry a name or type falls under, as the type to name in the refusal; null when allowed. */
+export function blacklisted(policy: UploadPolicy, candidate: { name?: string; types?: (string | null | undefined)[]; extensions?: (string | null | undefined)[] }): string | null {
+  const entries = policy.settings.mimetypes_blacklist.map((e) => String(e).trim().toLowerCase().replace(/^\./, '')).filter(Boolean);
+  if (!entries.length) return null;
+  const extensions = [candidate.name ? extensionOf(candidate.name) : '', ...(candidate.extensions ?? [])].map((e) => (e ?? '').toLowerCase()).filter(Boolean);
+  const types = (candidate.types ?? []).map((t) => (t ?? '').split(';')[0]!.trim().toLowerCase()).filter(Boolean);
+  for (const entry of entries) {
+    if (entry.includes('/')) {
+      const hit = entry.endsWith('/*') ? types.find((t) => t.startsWith(entry.slice(0, -1))) : types.find((t) => t === entry);
+      if (hit) return hit;
+      continue;
+    }
+    if (extensions.includes(entry)) return entry;
+    // An extension entry also catches a type whose subtype names it (`exe` and `application/exe`).
+    const bySubtype = types.find((t) => t.split('/')[1] === entry);
+    if (bySubtype) return entry;
+  }
+  return null;
+}
+
+export function typeRefused(type: string): AppError {
+  return new AppError(422, `Files of type "${type}" are not allowed.`, { code: 'mimetype_blacklisted', errors: { file: [`Files of type "${type}" are not allowed.`] } });
+}
+
+export function assertTypeAllowed(policy: UploadPolicy, candidate: Parameters<typeof blacklisted>[1]): void {
+  const hit = blacklisted(policy, candidate);
+  if (hit) throw typeRefused(hit);
+}
+
+export function tooLarge(policy: UploadPolicy): AppError {
+  const limit = formatBytes(policy.settings.upload_limit_bytes);
+  return new AppError(413, `The file is larger than the upload limit of ${limit}.`, { code: 'upload_limit_exceeded' });
+}
+
+export function overQuota(): AppError {
+  return new AppError(423, 'There is not enough storage space left for this file.', { code: 'storage_limit_exceeded' });
+}
+
+/** The upload limit in bytes, or null for none. */
+export function uploadLimit(policy: UploadPolicy): number | null {
+  return policy.settings.upload_limit_bytes > 0 ? policy.settings.upload_limit_bytes : null;
+}
+
+/** Bytes the owner stores now: every file, the trash included (its blobs still take space). */
+export async function usedBytes(db: Db, ownerId: string): Promise<number> {
+  const row = await db
+    .selectFrom('items')
+    .select(sql<number | string | null>`sum(size)`.as('bytes'))
+    .where('owner_id', '=', ownerId)
+    .where('type', '=', 'file')
+    .executeTakeFirst();
+  return Number(row?.bytes ?? 0);
+}
+
+/** Bytes still free for the owner, or null for no quota. */
+export async function freeBytes(db: Db, ownerId: string, policy: UploadPolicy): Promise<number | null> {
+  if (policy.capacity === null) return null;
+  return Math.max(0, policy.capacity - (await usedBytes(db, ownerId)));
+}
+
+/**
+ * Everything that can be judged before a byte is stored: may the user upload, is the name or the
+ * declared type blacklisted, does the declared length pass the upload limit and fit the quota.
+ * `size` null: unknown yet (the stream is counted instead, see receive.ts).
+ */
+export async function checkBeforeBytes(
+  ctx: AppContext,
+  user: User,
+  policy: UploadPolicy,
+  input: { name: string; declaredType?: string | null | undefined; size: number | null },
+): Promise<void> {
+  assertCanUpload(user, policy);
+  assertTypeAllowed(policy, { name: input.name, types: [input.declaredType] });
+  if (input.size === null) return;
+  const limit = uploadLimit(policy);
+  if (limit !== null && input.size > limit) throw tooLarge(policy);
+  const free = await freeBytes(ctx.db, user.id, policy);
+  if (free !== null && input.size > free) throw overQuota();
+}

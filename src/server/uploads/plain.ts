@@ -1,0 +1,199 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import busboy from 'busboy';
+import type { User } from '../auth/sessions.ts';
+import type { AppContext } from '../context.ts';
+import { requireTargetFolder } from '../files/access.ts';
+import { presentItem } from '../files/presenter.ts';
+import type { ItemWithCount } from '../files/queries.ts';
+import { requireDataUser, sendError, sendJson } from '../http/data-auth.ts';
+import { badRequest, unsupportedMediaType, validationError } from '../http/errors.ts';
+import { finishUpload } from './finish.ts';
+import { assertCanUpload, assertTypeAllowed, checkBeforeBytes, freeBytes, overQuota, tooLarge, uploadLimit, uploadPolicy, type UploadPolicy } from './limits.ts';
+import { relativeFolders, uploadName } from './names.ts';
+import { receiveToBlob, type Received } from './receive.ts';
+
+/**
+ * POST /api/upload: one file in one request (SPEC §7), answered 201 with the item resource.
+ *
+ * - `multipart/form-data` (Uppy's xhr-upload): fields `filename`, `parent_id` ('' or absent for
+ *   home), `path` (a folder upload's relative folder, `Photos/2024`), `extension`, and the bytes
+ *   in the part `file`. Parsed as a stream; the file is never held in memory.
+ * - `application/octet-stream`: the body is the file; the name in `X-File-Name` (percent-encoded
+ *   UTF-8) or `?filename=`, and `parent_id` / `path` in the query. From curl:
+ *   `curl -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/octet-stream"
+ *    -H "X-File-Name: report.pdf" --data-binary @report.pdf https://host/api/upload?parent_id=…`
+ *
+ * Refusals (limits.ts) come before the bytes where the declared length allows, else the moment
+ * the counted bytes pass a limit; the connection is then closed rather than read to the end.
+ */
+export async function handlePlainUpload(ctx: AppContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== 'POST') {
+    drain(req, res);
+    return sendJson(res, 405, { message: 'Method not allowed.' }, { Allow: 'POST' });
+  }
+  const auth = await requireDataUser(ctx, req, res);
+  if (!auth) return drain(req, res);
+  try {
+    const item = await receivePlain(ctx, auth.user, req);
+    sendJson(res, 201, presentItem(item));
+  } catch (error) {
+    if (req.destroyed && !req.complete) return; // the client went away
+    drain(req, res);
+    if (!sendError(res, error)) throw error;
+  }
+}
+
+/** What an early answer still reads of the body, so the client sees the answer, not a reset. */
+const DRAIN_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * After an early answer: discard the rest of the body so the connection stays usable (a socket
+ * closed on unread bytes is reset, and the client may never read the answer). A body declared
+ * larger than DRAIN_LIMIT gets `Connection: close` instead, and no body is read for more than
+ * DRAIN_LIMIT bytes or 10 seconds.
+ */
+function drain(req: IncomingMessage, res: ServerResponse): void {
+  if (req.complete) return;
+  const declared = declaredLength(req);
+  if ((declared === null || declared > DRAIN_LIMIT) && !res.headersSent) res.setHeader('Connection', 'close');
+  let discarded = 0;
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > DRAIN_LIMIT) req.destroy();
+  });
+  req.resume();
+  setTimeout(() => {
+    if (!req.complete) req.destroy();
+  }, 10_000).unref();
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function declaredLength(req: IncomingMessage): number | null {
+  const raw = header(req, 'content-length');
+  if (raw === undefined) return null;
+  const n = Number(raw);
+  return Number.isSafeInteger(n) && n >= 0 ? n : null;
+}
+
+async function receivePlain(ctx: AppContext, user: User, req: IncomingMessage): Promise<ItemWithCount> {
+  const type = (header(req, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const policy = await uploadPolicy(ctx);
+  assertCanUpload(user, policy);
+  if (type === 'multipart/form-data') return receiveMultipart(ctx, user, policy, req);
+  if (type === 'application/octet-stream') return receiveRaw(ctx, user, policy, req);
+  throw unsupportedMediaType('Send the file as multipart/form-data or application/octet-stream.');
+}
+
+interface Target {
+  name: string;
+  parentId: string | null;
+  folders: string[];
+}
+
+async function resolveTarget(ctx: AppContext, user: User, input: { name: string | undefined; parentId: string | undefined; path: string | undefined }): Promise<Target> {
+  const name = uploadName(input.name);
+  const folders = relativeFolders(input.path);
+  const parent = await requireTargetFolder(ctx, user, input.parentId ? input.parentId : null, 'parent_id');
+  return { name, folders, parentId: parent?.id ?? null };
+}
+
+function decodeName(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+async function receiveRaw(ctx: AppContext, user: User, policy: UploadPolicy, req: IncomingMessage): Promise<ItemWithCount> {
+  const query = new URL(req.url ?? '/', 'http://x').searchParams;
+  const target = await resolveTarget(ctx, user, {
+    name: decodeName(header(req, 'x-file-name')) ?? query.get('filename') ?? undefined,
+    parentId: query.get('parent_id') ?? undefined,
+    path: query.get('path') ?? undefined,
+  });
+  const size = declaredLength(req);
+  await checkBeforeBytes(ctx, user, policy, { name: target.name, size });
+  const received = await receiveToBlob(ctx, policy, user.id, req, { name: target.name, declaredType: null, declaredSize: size });
+  return finishUpload(ctx, policy, { ownerId: user.id, ...target, ...received });
+}
+
+/** Multipart bodies carry a few hundred bytes of boundaries and fields besides the file. */
+const MULTIPART_SLACK = 64 * 1024;
+
+async function receiveMultipart(ctx: AppContext, user: User, policy: UploadPolicy, req: IncomingMessage): Promise<ItemWithCount> {
+  // The body's length bounds the file's: refuse what cannot fit before reading it.
+  const length = declaredLength(req);
+  if (length !== null && length > MULTIPART_SLACK) {
+    const limit = uploadLimit(policy);
+    if (limit !== null && length - MULTIPART_SLACK > limit) throw tooLarge(policy);
+    const free = await freeBytes(ctx.db, user.id, policy);
+    if (free !== null && length - MULTIPART_SLACK > free) throw overQuota();
+  }
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fields: 20, parts: 25, fieldSize: 64 * 1024, fieldNameSize: 100 } });
+  } catch {
+    throw badRequest('The multipart body has no boundary.');
+  }
+  const fields: Record<string, string> = {};
+  const result = await new Promise<{ received: Received; declaredName: string; target: Target }>((resolve, reject) => {
+    let settled = false;
+    let current: Readable | null = null;
+    let upload: Promise<{ received: Received; declaredName: string; target: Target }> | null = null;
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      req.unpipe(parser);
+      // Without an error: nobody may be listening on the part's stream yet.
+      current?.destroy();
+      reject(error);
+    };
+    parser.on('field', (name, value) => {
+      fields[name] = value;
+    });
+    parser.on('file', (field, stream, info) => {
+      if (field !== 'file' || upload) return void stream.resume();
+      current = stream;
+      const work = (async () => {
+        // Fields sent before the file (Uppy sends them first) are known now; later ones count at the end.
+        const declaredName = fields.filename || info.filename || '';
+        const target = await resolveTarget(ctx, user, { name: declaredName, parentId: fields.parent_id, path: fields.path });
+        await checkBeforeBytes(ctx, user, policy, { name: target.name, declaredType: info.mimeType, size: null });
+        assertTypeAllowed(policy, { extensions: [fields.extension] });
+        const received = await receiveToBlob(ctx, policy, user.id, stream, { name: target.name, declaredType: info.mimeType, declaredSize: null });
+        return { received, declaredName, target };
+      })();
+      upload = work;
+      work.catch(fail);
+    });
+    parser.on('error', fail);
+    req.on('error', fail);
+    parser.on('close', () => {
+      if (!upload) return fail(validationError({ file: ['A file is required in the field "file".'] }));
+      upload.then((value) => {
+        if (settled) return void ctx.blobs.delete(value.received.blobKey);
+        settled = true;
+        resolve(value);
+      }, fail);
+    });
+    req.pipe(parser);
+  });
+  const { received } = result;
+  let target: Target;
+  try {
+    // Fields that came after the file part decide too; the blacklist is asked again for them.
+    target = await resolveTarget(ctx, user, { name: fields.filename || result.declaredName, parentId: fields.parent_id, path: fields.path });
+    assertTypeAllowed(policy, { name: target.name, extensions: [fields.extension] });
+  } catch (error) {
+    await ctx.blobs.delete(received.blobKey);
+    throw error;
+  }
+  return finishUpload(ctx, policy, { ownerId: user.id, ...target, ...received });
+}

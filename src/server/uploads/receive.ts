@@ -1,0 +1,62 @@
+import type { Readable } from 'node:stream';
+import type { AppContext } from '../context.ts';
+import { newBlobKey } from '../files/service.ts';
+import { badRequest } from '../http/errors.ts';
+import { freeBytes, overQuota, tooLarge, uploadLimit, type UploadPolicy } from './limits.ts';
+import { CountingSniffer, judgeType } from './sniff.ts';
+
+export interface Received {
+  blobKey: string;
+  size: number;
+  mimetype: string;
+}
+
+/**
+ * Streams an upload's bytes into a new blob (a temporary file, renamed into place when complete)
+ * while counting them: more than the upload limit is a 413 and more than the free quota a 423 the
+ * moment the excess arrives, whatever length was declared; the type is judged by the first bytes
+ * (sniff.ts) before anything is stored. On any failure the temporary file is gone.
+ */
+export async function receiveToBlob(
+  ctx: AppContext,
+  policy: UploadPolicy,
+  ownerId: string,
+  source: Readable,
+  file: { name: string; declaredType: string | null | undefined; declaredSize: number | null },
+  /** A further cap of this path (import from URL), with its own refusal. */
+  cap?: { bytes: number; error: () => Error },
+): Promise<Received> {
+  const limit = uploadLimit(policy);
+  const free = await freeBytes(ctx.db, ownerId, policy);
+  let mimetype = 'application/octet-stream';
+  const counter = new CountingSniffer({
+    max: Math.min(limit ?? Number.POSITIVE_INFINITY, free ?? Number.POSITIVE_INFINITY, cap?.bytes ?? Number.POSITIVE_INFINITY),
+    tooMany: () => (cap && counter.bytes > cap.bytes ? cap.error() : limit !== null && counter.bytes > limit ? tooLarge(policy) : overQuota()),
+    onHead: async (head) => {
+      mimetype = await judgeType(policy, head, file.name, file.declaredType);
+    },
+  });
+  source.on('error', (error) => counter.destroy(error));
+  // A client that goes away mid-body: the source closes without ending.
+  source.on('close', () => {
+    if (!source.readableEnded) counter.destroy(badRequest('The upload was cut off.'));
+  });
+  // The counter may fail (a refused type, too many bytes) before the store's pipeline listens:
+  // keep its error here and answer with it.
+  let failure: unknown;
+  counter.on('error', (error) => {
+    failure ??= error;
+  });
+  const blobKey = newBlobKey(ownerId);
+  let stat;
+  try {
+    stat = await ctx.blobs.put(blobKey, source.pipe(counter));
+  } catch (error) {
+    throw failure ?? error;
+  }
+  if (file.declaredSize !== null && stat.size !== file.declaredSize) {
+    await ctx.blobs.delete(blobKey);
+    throw badRequest(`The body held ${stat.size} bytes, not the ${file.declaredSize} declared.`);
+  }
+  return { blobKey, size: stat.size, mimetype };
+}

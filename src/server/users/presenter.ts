@@ -1,0 +1,56 @@
+import type { User } from '../auth/sessions.ts';
+import type { ItemData } from '../files/presenter.ts';
+import { restrictionsFor } from './restrictions.ts';
+
+export const AVATAR_SIZES = { xs: 64, sm: 128, md: 256 } as const;
+export type AvatarSize = keyof typeof AVATAR_SIZES;
+
+export function avatarUrls(user: Pick<User, 'id' | 'avatar_key'>): Record<AvatarSize, string> | null {
+  if (!user.avatar_key) return null;
+  const base = `/avatars/${user.id}/${user.avatar_key}`;
+  return { xs: `${base}-xs.webp`, sm: `${base}-sm.webp`, md: `${base}-md.webp` };
+}
+
+/**
+ * The user resource of SPEC §3, with the user's favourite folders (item resources; `userResource`
+ * loads them). Features that arrive with later issues (notifications, billing) are present as empty
+ * lists, never invented data.
+ */
+export function presentUser(user: User, favourites: ItemData[] = []) {
+  return {
+    data: {
+      id: user.id,
+      type: 'user',
+      attributes: {
+        name: user.name,
+        email: user.email,
+        avatar: avatarUrls(user),
+        color: user.color,
+        role: user.role,
+        two_factor_authentication: false,
+        email_verified_at: user.email_verified_at,
+        created_at: user.created_at,
+      },
+      meta: {
+        restrictions: restrictionsFor(user),
+        limitations: { max_team_members: { total: null, use: 0, meta: { allowed_emails: [] as string[] } } },
+        usages: { costEstimate: null },
+      },
+      relationships: {
+        settings: {
+          data: {
+            id: user.id,
+            type: 'settings',
+            attributes: { first_name: user.first_name ?? '', last_name: user.last_name ?? '', theme_mode: user.theme_mode, emoji_type: user.emoji_type },
+          },
+        },
+        favourites: { data: favourites },
+        readNotifications: { data: [] as unknown[] },
+        unreadNotifications: { data: [] as unknown[] },
+        failedPayments: { data: [] as unknown[] },
+      },
+    },
+  };
+}
+
+export type UserResource = ReturnType<typeof presentUser>;

@@ -1,0 +1,273 @@
+import { atom, computed } from 'nanostores';
+import type { ItemData } from '../server/files/presenter.ts';
+import type { TreeNode } from '../server/files/service.ts';
+import type { SortField } from '../server/files/queries.ts';
+import { api, ApiError, signInAgain } from './api.ts';
+import { t } from './i18n.ts';
+import { persistentAtom } from './prefs.ts';
+import { showAlert } from './ui.ts';
+import { loadUser } from './user.ts';
+
+export type Item = ItemData;
+export type { TreeNode, SortField };
+export type ItemRef = { id: string; type: 'folder' | 'file' };
+
+/* ---- View preferences, remembered locally (SPEC §2 other notes, §3 sorting) ---- */
+
+export type ViewType = 'list' | 'grid';
+export const $viewType = persistentAtom<ViewType>('view_type', 'list', (v): v is ViewType => v === 'list' || v === 'grid');
+
+export interface Sorting {
+  field: 'created_at' | 'name' | 'size' | 'type';
+  direction: 'asc' | 'desc';
+}
+export const SORT_DEFAULT: Sorting = { field: 'created_at', direction: 'desc' };
+export const $sorting = persistentAtom<Sorting>('sorting', SORT_DEFAULT, (v): v is Sorting => {
+  const s = v as Sorting | null;
+  return !!s && ['created_at', 'name', 'size', 'type'].includes(s.field) && (s.direction === 'asc' || s.direction === 'desc');
+});
+export const $infoPanel = persistentAtom<boolean>('file_info_visible', false, (v): v is boolean => typeof v === 'boolean');
+export const $navigationPanel = persistentAtom<boolean>('navigation_visible', true, (v): v is boolean => typeof v === 'boolean');
+
+/* ---- The open listing ---- */
+
+export type Source = { kind: 'folder'; id: string | null } | { kind: 'trash'; id: string | null } | { kind: 'latest' };
+
+export interface Listing {
+  source: Source;
+  items: Item[];
+  root: Item | null;
+  nextCursor: string | null;
+  status: 'loading' | 'ready' | 'error';
+  loadingMore: boolean;
+}
+
+export const PAGE_SIZE = 200;
+export const $listing = atom<Listing | null>(null);
+let generation = 0;
+
+const sourceKey = (s: Source) => (s.kind === 'latest' ? 'latest' : `${s.kind}:${s.id ?? 'all'}`);
+export const sameSource = (a: Source, b: Source) => sourceKey(a) === sourceKey(b);
+
+function listUrl(source: Source, cursor: string | null): string {
+  if (source.kind === 'latest') return '/api/browse/latest';
+  const { field, direction } = $sorting.get();
+  const q = new URLSearchParams({ sort: field, direction, limit: String(PAGE_SIZE) });
+  if (cursor) q.set('cursor', cursor);
+  const base = source.kind === 'folder' ? '/api/browse/folders' : '/api/browse/trash';
+  return `${base}/${encodeURIComponent(source.id ?? 'all')}?${q}`;
+}
+
+interface ListAnswer {
+  data: Item[];
+  meta?: { root?: Item | null; next_cursor?: string | null };
+}
+
+/** SPEC §8: a folder load answered 401/403 goes to sign-in; other failures show the generic popup. */
+function folderLoadFailed(error: unknown): void {
+  if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+    signInAgain();
+    return;
+  }
+  showAlert({ title: t('popup_error.title'), message: error instanceof ApiError && error.status === 404 ? t('files.not_found') : t('popup_error.message') });
+}
+
+/** Opens a listing; `quiet` keeps the current items on screen while it refreshes. */
+export async function openListing(source: Source, { quiet = false } = {}): Promise<void> {
+  const mine = ++generation;
+  const current = $listing.get();
+  const keep = quiet && current && sameSource(current.source, source);
+  $listing.set(keep ? { ...current, status: current.status } : { source, items: [], root: null, nextCursor: null, status: 'loading', loadingMore: false });
+  try {
+    const res = await api.get<ListAnswer>(listUrl(source, null));
+    if (mine !== generation) return;
+    $listing.set({ source, items: res.data, root: res.meta?.root ?? null, nextCursor: res.meta?.next_cursor ?? null, status: 'ready', loadingMore: false });
+  } catch (error) {
+    if (mine !== generation) return;
+    $listing.set({ source, items: [], root: null, nextCursor: null, status: 'error', loadingMore: false });
+    folderLoadFailed(error);
+  }
+}
+
+/** The next page of a large folder (keyset paging on the server). */
+export async function loadMore(): Promise<void> {
+  const current = $listing.get();
+  if (!current || !current.nextCursor || current.loadingMore || current.status !== 'ready') return;
+  const mine = generation;
+  $listing.set({ ...current, loadingMore: true });
+  try {
+    const res = await api.get<ListAnswer>(listUrl(current.source, current.nextCursor));
+    if (mine !== generation) return;
+    const latest = $listing.get()!;
+    $listing.set({ ...latest, items: [...latest.items, ...res.data], nextCursor: res.meta?.next_cursor ?? null, loadingMore: false });
+  } catch (error) {
+    if (mine !== generation) return;
+    $listing.set({ ...$listing.get()!, loadingMore: false });
+    folderLoadFailed(error);
+  }
+}
+
+export function refreshListing(): Promise<void> {
+  const current = $listing.get();
+  return current ? openListing(current.source, { quiet: true }) : Promise.resolve();
+}
+
+/* ---- Selection (SPEC §2: multi-select mode toggles and clears the selection) ---- */
+
+export const $selection = atom<string[]>([]);
+export const $selectionAnchor = atom<string | null>(null);
+export const $multiSelectMode = atom(false);
+
+export const $selectedItems = computed([$listing, $selection], (listing, ids) => {
+  if (!listing) return [];
+  const chosen = new Set(ids);
+  return listing.items.filter((item) => chosen.has(item.id));
+});
+
+export function clearSelection(): void {
+  $selection.set([]);
+  $selectionAnchor.set(null);
+}
+
+export function toggleMultiSelectMode(): void {
+  $multiSelectMode.set(!$multiSelectMode.get());
+  clearSelection();
+}
+
+/** Click, Ctrl/Cmd-click (toggle) and Shift-click (range from the anchor) over the listing's order. */
+export function selectItem(id: string, mode: 'single' | 'toggle' | 'range'): void {
+  const items = $listing.get()?.items ?? [];
+  const current = $selection.get();
+  if (mode === 'toggle' || (mode === 'single' && $multiSelectMode.get())) {
+    $selection.set(current.includes(id) ? current.filter((x) => x !== id) : [...current, id]);
+    $selectionAnchor.set(id);
+    return;
+  }
+  if (mode === 'range') {
+    const anchor = $selectionAnchor.get() ?? current[0] ?? id;
+    const a = items.findIndex((i) => i.id === anchor);
+    const b = items.findIndex((i) => i.id === id);
+    if (a === -1 || b === -1) {
+      $selection.set([id]);
+      return;
+    }
+    const [from, to] = a < b ? [a, b] : [b, a];
+    $selection.set(items.slice(from, to + 1).map((i) => i.id));
+    return;
+  }
+  $selection.set([id]);
+  $selectionAnchor.set(id);
+}
+
+export function selectAll(): void {
+  $selection.set(($listing.get()?.items ?? []).map((i) => i.id));
+}
+
+/* ---- Navigation tree and favourites ---- */
+
+export const $tree = atom<TreeNode[] | null>(null);
+
+export async function loadTree(): Promise<void> {
+  try {
+    $tree.set((await api.get<{ data: TreeNode[] }>('/api/browse/navigation')).data);
+  } catch {
+    if ($tree.get() === null) $tree.set([]);
+  }
+}
+
+/** The chain of folders from home down to `id` (inclusive), from the navigation tree. */
+export function pathTo(tree: TreeNode[], id: string): TreeNode[] {
+  const walk = (nodes: TreeNode[], trail: TreeNode[]): TreeNode[] | null => {
+    for (const node of nodes) {
+      const next = [...trail, node];
+      if (node.id === id) return next;
+      const found = walk(node.folders, next);
+      if (found) return found;
+    }
+    return null;
+  };
+  return walk(tree, []) ?? [];
+}
+
+/** Whether `id` is `ancestor` or lies inside it. */
+export function isWithin(tree: TreeNode[], id: string, ancestor: string): boolean {
+  return pathTo(tree, id).some((n) => n.id === ancestor);
+}
+
+/* ---- Mutations: each refreshes what it changed ---- */
+
+async function afterChange(): Promise<void> {
+  await Promise.all([refreshListing(), loadTree()]);
+}
+
+export async function createFolder(name: string, parentId: string | null, emoji: unknown = null): Promise<Item> {
+  const res = await api.post<{ data: Item }>('/api/create-folder', { name, parent_id: parentId, emoji });
+  await afterChange();
+  return res.data;
+}
+
+export async function renameItem(id: string, patch: { name?: string; emoji?: unknown; color?: string | null }): Promise<Item> {
+  const res = await api.patch<{ data: Item }>(`/api/rename/${encodeURIComponent(id)}`, patch);
+  await afterChange();
+  if (patch.name !== undefined) await loadUser().catch(() => undefined); // favourites show names
+  return res.data;
+}
+
+export async function moveItems(items: ItemRef[], toId: string | null): Promise<void> {
+  await api.post('/api/move', { to_id: toId, items: items.map(({ id, type }) => ({ id, type })) });
+  clearSelection();
+  await afterChange();
+}
+
+export async function trashItems(items: ItemRef[], forceDelete = false): Promise<void> {
+  await api.post('/api/remove', { items: items.map(({ id, type }) => ({ id, type, force_delete: forceDelete })) });
+  clearSelection();
+  await Promise.all([afterChange(), loadUser().catch(() => undefined)]);
+}
+
+export async function restoreItems(items: ItemRef[], toHome = false): Promise<void> {
+  await api.post('/api/trash/restore', { to_home: toHome, items: items.map(({ id, type }) => ({ id, type })) });
+  clearSelection();
+  await afterChange();
+}
+
+export async function emptyTrash(): Promise<void> {
+  await api.delete('/api/trash/dump');
+  clearSelection();
+  await afterChange();
+}
+
+export async function addFavourites(ids: string[]): Promise<void> {
+  await api.post('/api/folders/favourites', { folders: ids });
+  await loadUser();
+}
+
+export async function removeFavourite(id: string): Promise<void> {
+  await api.delete(`/api/folders/favourites/${encodeURIComponent(id)}`);
+  await loadUser();
+}
+
+export async function searchItems(query: string): Promise<Item[]> {
+  return (await api.get<{ data: Item[] }>(`/api/search?${new URLSearchParams({ query })}`)).data;
+}
+
+/* ---- Helpers for display ---- */
+
+export function formatSize(bytes: number): string {
+  if (!bytes) return '0 B';
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  const i = Math.min(units.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
+  const v = bytes / 1024 ** i;
+  return `${i === 0 ? v : v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}
+
+export function formatDate(iso: string): string {
+  return new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: 'medium' }).format(new Date(iso));
+}
+
+/** Emoji values are a plain string or the picker's `{ char }` object. */
+export function emojiChar(emoji: unknown): string | null {
+  if (typeof emoji === 'string' && emoji) return emoji;
+  if (emoji && typeof emoji === 'object' && typeof (emoji as { char?: unknown }).char === 'string') return (emoji as { char: string }).char;
+  return null;
+}

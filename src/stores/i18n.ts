@@ -1,0 +1,39 @@
+import { atom } from 'nanostores';
+import { useStore } from '@nanostores/react';
+
+/** The effective catalogue (flattened keys), fetched from /translations/{locale}. Null until loaded. */
+export const $translations = atom<Record<string, string> | null>(null);
+
+export async function loadTranslations(locale: string): Promise<void> {
+  try {
+    const res = await fetch(`/translations/${encodeURIComponent(locale)}`, { headers: { Accept: 'application/json' } });
+    if (!res.ok) throw new Error(String(res.status));
+    $translations.set((await res.json()) as Record<string, string>);
+  } catch (error) {
+    // The spec: a translation load that gets no answer reloads the page; a refusal falls back to keys.
+    if (error instanceof TypeError) {
+      setTimeout(() => location.reload(), 3000);
+      return;
+    }
+    $translations.set({});
+  }
+}
+
+export type Translate = (key: string, params?: Record<string, string | number>) => string;
+
+export function translate(catalogue: Record<string, string> | null, key: string, params?: Record<string, string | number>): string {
+  // A count of exactly one picks the `_one` variant when the catalogue has it ("1 item", not "1 items").
+  const one = params?.count === 1 ? catalogue?.[`${key}_one`] : undefined;
+  const template = one ?? catalogue?.[key] ?? key;
+  if (!params) return template;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+export function t(key: string, params?: Record<string, string | number>): string {
+  return translate($translations.get(), key, params);
+}
+
+export function useT(): Translate {
+  const catalogue = useStore($translations);
+  return (key, params) => translate(catalogue, key, params);
+}

@@ -1,0 +1,62 @@
+import { atom, computed } from 'nanostores';
+
+export const TOAST_LIFETIME_MS = 6000;
+
+export interface Toast {
+  id: number;
+  type: 'success' | 'danger';
+  message: string;
+}
+export const $toasts = atom<Toast[]>([]);
+let nextToast = 1;
+
+export function toast(type: Toast['type'], message: string): void {
+  const id = nextToast++;
+  $toasts.set([...$toasts.get(), { id, type, message }]);
+  setTimeout(() => dismissToast(id), TOAST_LIFETIME_MS);
+}
+
+export function dismissToast(id: number): void {
+  $toasts.set($toasts.get().filter((t) => t.id !== id));
+}
+
+/** The alert popup of SPEC §8: title, message, optional emoji, button text and style. */
+export interface Alert {
+  kind: 'alert' | 'success';
+  title: string;
+  message: string;
+  emoji?: string;
+  buttonText?: string;
+  buttonStyle?: 'danger' | 'primary';
+}
+export const $alert = atom<Alert | null>(null);
+
+export function showAlert(alert: Omit<Alert, 'kind'>): void {
+  $alert.set({ kind: 'alert', ...alert });
+}
+export function showSuccess(alert: Omit<Alert, 'kind'>): void {
+  $alert.set({ kind: 'success', ...alert });
+}
+export function closeAlert(): void {
+  $alert.set(null);
+}
+
+/** Panels that close on Escape and on a backdrop click (Radix popovers handle their own Escape). */
+export const $mobileMenuOpen = atom(false);
+
+/** The dimmed backdrop shows for popup, alert, success and confirm events (SPEC §2). */
+export const $backdrop = computed([$alert, $mobileMenuOpen], (alert, menu) => alert !== null || menu);
+
+export function closeTopmost(): boolean {
+  if ($alert.get()) {
+    closeAlert();
+    return true;
+  }
+  if ($mobileMenuOpen.get()) {
+    $mobileMenuOpen.set(false);
+    return true;
+  }
+  return false;
+}
+
+export const $loggingOut = atom(false);

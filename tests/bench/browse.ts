@@ -1,0 +1,103 @@
+// npm run bench:browse: the file platform's read paths on a large folder and tree, on SQLite.
+// Seeds through product code (createFolder, createFileItem with the bytes in the blob store), then
+// for each route prints the product's throughput and latency, a raw Node server answering the same
+// JSON bytes (the HTTP floor), and the bare SELECT behind it run in-process (the database floor).
+// Bounded: BENCH_DURATION_MS per scenario, BENCH_CONCURRENCY connections, 127.0.0.1 only.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { registerUser } from '../support/client.ts';
+import { seedContext, seedFile, seedFolder } from '../support/seed.ts';
+import { freePort, startServer } from '../support/server.ts';
+import { CONCURRENCY, DURATION_MS, fmt, load, summarise, type Result } from './load.ts';
+
+// The issue's sizes: a 10,000-item folder and a 100,000-item tree (one item in ten a folder).
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
+const TREE_ITEMS = Number(process.env.BENCH_TREE_ITEMS ?? 100_000);
+const TREE_FOLDERS = Math.floor(TREE_ITEMS / 10);
+// The page size the file browser asks for.
+const PAGE = 200;
+
+const server = await startServer({ db: 'sqlite' });
+const seed = await seedContext(server);
+const tmp = await mkdtemp(path.join(os.tmpdir(), 'cd-bench-'));
+let raw: ReturnType<typeof spawn> | undefined;
+try {
+  const { client, user } = await registerUser(server.url);
+  const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  const headers = { Cookie: cookie, Accept: 'application/json' };
+
+  let started = performance.now();
+  const big = await seedFolder(seed, user.id, 'Big folder');
+  for (let i = 0; i < ITEMS; i += 1) {
+    if (i % 20 === 0) await seedFolder(seed, user.id, `folder ${String(i).padStart(6, '0')}`, big);
+    else await seedFile(seed, user.id, { name: `report ${String(i).padStart(6, '0')}.pdf`, parentId: big, mimetype: 'application/pdf', content: 'x'.repeat(i % 512) });
+  }
+  // A tree for the navigation panel: ten top folders, each a chain of sub-folders.
+  const tops = await Promise.all(Array.from({ length: 10 }, (_, i) => seedFolder(seed, user.id, `tree ${i}`)));
+  const branches: string[] = [];
+  for (let i = 0; i < TREE_FOLDERS; i += 1) branches.push(await seedFolder(seed, user.id, `branch ${i}`, i < 10 ? tops[i]! : branches[i - 10]!));
+  for (let i = 0; i < TREE_ITEMS - TREE_FOLDERS; i += 1) {
+    await seedFile(seed, user.id, { name: `note ${String(i).padStart(6, '0')}.txt`, parentId: branches[i % branches.length]!, mimetype: 'text/plain', content: 'n' });
+  }
+  console.log(`seeded ${ITEMS} items in one folder and a ${TREE_ITEMS}-item tree (${TREE_FOLDERS + 10} folders) through product code in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  const routes = {
+    'first page': `/api/browse/folders/${big}?limit=${PAGE}`,
+    'whole folder': `/api/browse/folders/${big}`,
+    navigation: '/api/browse/navigation',
+    search: '/api/search?query=report%200042',
+  };
+  // The raw server answers exactly the bytes the product answered.
+  const pairs: string[] = [];
+  for (const [label, route] of Object.entries(routes)) {
+    const res = await fetch(server.url + route, { headers });
+    if (res.status !== 200) throw new Error(`${route} answered ${res.status}`);
+    const file = path.join(tmp, `${label.replace(/\W/g, '_')}.json`);
+    await writeFile(file, Buffer.from(await res.arrayBuffer()));
+    pairs.push(`${route}=${file}`);
+  }
+  const rawPort = await freePort();
+  raw = spawn(process.execPath, [path.join(import.meta.dirname, 'raw-json-server.ts'), String(rawPort), ...pairs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await Promise.race([once(raw.stdout!, 'data'), once(raw, 'exit').then(() => Promise.reject(new Error('the raw server did not start')))]);
+
+  // The database floor: the bare SELECT behind each route, sequentially, on a second connection.
+  const floors: Record<string, () => Promise<unknown>> = {
+    'first page': () => sql`select * from items where owner_id = ${user.id} and parent_id = ${big} and deleted_at is null order by type desc, created_at desc, id desc limit ${PAGE}`.execute(seed.db),
+    'whole folder': () => sql`select * from items where owner_id = ${user.id} and parent_id = ${big} and deleted_at is null order by type desc, created_at desc, id desc`.execute(seed.db),
+    navigation: () => sql`select id, parent_id, name, color, emoji from items where owner_id = ${user.id} and type = 'folder' and deleted_at is null order by name_key`.execute(seed.db),
+    search: () => sql`select * from items where owner_id = ${user.id} and deleted_at is null and name_key like '%report 0042%' order by type desc, name_key limit 20`.execute(seed.db),
+  };
+  const floor = async (run: () => Promise<unknown>): Promise<Result> => {
+    const latencies: number[] = [];
+    started = performance.now();
+    const deadline = started + Math.min(DURATION_MS, 2000);
+    while (performance.now() < deadline) {
+      const t = performance.now();
+      await run();
+      latencies.push(performance.now() - t);
+    }
+    return summarise(latencies, (performance.now() - started) / 1000);
+  };
+
+  console.log(`benchmarks: ${CONCURRENCY} connections, ${DURATION_MS} ms each, node ${process.version}, SQLite\n`);
+  for (const [label, route] of Object.entries(routes)) {
+    const bytes = (await fetch(server.url + route, { headers }).then((r) => r.arrayBuffer())).byteLength;
+    const product = await load(server.url + route, headers);
+    const reference = await load(`http://127.0.0.1:${rawPort}${route}`, {});
+    const db = await floor(floors[label as keyof typeof floors]!);
+    console.log(`GET ${route.replace(big, '{id}')}  (${label}, ${(bytes / 1024).toFixed(1)} KiB)`);
+    console.log(`  product    ${fmt(product)}`);
+    console.log(`  raw node   ${fmt(reference)}`);
+    console.log(`  bare SELECT, one connection, sequential: p50 ${db.p50.toFixed(2)} ms   p99 ${db.p99.toFixed(2)} ms`);
+    console.log(`  ratio      ${(product.rps / reference.rps).toFixed(2)}x of raw Node throughput\n`);
+  }
+} finally {
+  raw?.kill();
+  await seed.db.destroy();
+  await server.stop();
+  await rm(tmp, { recursive: true, force: true });
+}

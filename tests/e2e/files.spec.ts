@@ -1,0 +1,268 @@
+import type { Page } from '@playwright/test';
+import { expect, shot, signUpAndOpen, test } from './fixtures.ts';
+
+const headers = () => ({ Origin: process.env.E2E_BASE_URL!, 'X-Requested-With': 'XMLHttpRequest' });
+
+async function apiFolder(page: Page, name: string, parentId: string | null = null): Promise<string> {
+  const res = await page.request.post('/api/create-folder', { data: { name, parent_id: parentId }, headers: headers() });
+  expect(res.status()).toBe(201);
+  return (await res.json()).data.id;
+}
+
+const item = (page: Page, name: string) => page.getByRole('option', { name, exact: true });
+
+async function createFolderInUi(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'New folder' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Create a folder' });
+  const field = dialog.getByLabel('Name');
+  await expect(field).toBeFocused();
+  await expect(field).toHaveValue('New Folder');
+  await field.fill(name);
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(item(page, name)).toBeVisible();
+}
+
+test('a person creates nested folders, renames, moves by picker and by drag, favourites, trashes, restores and empties the trash', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUpAndOpen(page);
+  await expect(page.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
+  await shot(page, 'files-empty-light-desktop');
+
+  await createFolderInUi(page, 'Projects');
+  await createFolderInUi(page, 'Archive');
+  await item(page, 'Projects').dblclick();
+  await expect(page).toHaveURL(/\/platform\/files\/[\w-]+$/);
+  await expect(page.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible();
+  await createFolderInUi(page, 'Drafts');
+  await createFolderInUi(page, 'Taxes 2026');
+
+  // Rename with F2 from the keyboard.
+  await item(page, 'Drafts').click();
+  await page.keyboard.press('F2');
+  const rename = page.getByRole('dialog', { name: 'Rename' });
+  await rename.getByLabel('Name').fill('Taxes 2026');
+  await rename.getByRole('button', { name: 'Save' }).click();
+  await expect(rename.getByText('already')).toBeVisible();
+  await rename.getByLabel('Name').fill('Ideas');
+  await rename.getByRole('button', { name: 'Save' }).click();
+  await expect(item(page, 'Ideas')).toBeVisible();
+
+  // Colour and emoji a folder from the rename popup.
+  await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
+  await page.getByRole('navigation', { name: 'Location' }).getByRole('link', { name: 'Files' }).click();
+  await item(page, 'Archive').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Rename' }).click();
+  const style = page.getByRole('dialog', { name: 'Rename' });
+  await style.getByRole('button', { name: 'Choose an emoji' }).click();
+  await page.getByRole('button', { name: 'package', exact: true }).click();
+  await style.getByRole('radio', { name: 'Green' }).click();
+  await style.getByRole('button', { name: 'Save' }).click();
+  await expect(style).toBeHidden();
+  await expect(item(page, 'Archive')).toContainText('📦');
+  await item(page, 'Projects').dblclick();
+  await expect(page.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
+
+  // Move by the picker: Ideas into Archive.
+  await item(page, 'Ideas').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Move', exact: true }).click();
+  const picker = page.getByRole('dialog', { name: 'Move 1 item' });
+  await picker.getByRole('radio', { name: 'Archive' }).click();
+  await picker.getByRole('button', { name: 'Move here' }).click();
+  await expect(item(page, 'Ideas')).toHaveCount(0);
+
+  // Move by drag: Taxes 2026 onto the "Files" crumb (home).
+  await item(page, 'Taxes 2026').dragTo(page.getByRole('navigation', { name: 'Location' }).getByRole('link', { name: 'Files' }));
+  await expect(item(page, 'Taxes 2026')).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
+
+  // Home: favourite Archive by dragging it onto Favourites.
+  await page.getByRole('navigation', { name: 'Location' }).getByRole('link', { name: 'Files' }).click();
+  await expect(item(page, 'Taxes 2026')).toBeVisible();
+  await item(page, 'Archive').dragTo(page.getByTestId('favourites'));
+  await expect(page.getByTestId('favourites').getByRole('link', { name: /Archive/ })).toBeVisible();
+  await shot(page, 'files-list-light-desktop');
+
+  // Search with Ctrl+K finds the folder moved into Archive and opens it.
+  await page.keyboard.press('Control+k');
+  const spotlight = page.getByRole('dialog', { name: 'Search' });
+  await spotlight.getByRole('combobox').fill('ide');
+  await expect(spotlight.getByRole('option', { name: /Ideas/ })).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Ideas', level: 1 })).toBeVisible();
+  await page.getByRole('navigation', { name: 'Location' }).getByRole('link', { name: 'Files' }).click();
+
+  // Trash with the Delete key, restore from the trash, then empty it.
+  await item(page, 'Taxes 2026').click();
+  await page.keyboard.press('Delete');
+  await expect(item(page, 'Taxes 2026')).toHaveCount(0);
+  await page.getByRole('navigation', { name: 'Folders' }).getByRole('link', { name: 'Trash' }).click();
+  await expect(page).toHaveURL(/\/platform\/trash$/);
+  await item(page, 'Taxes 2026').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Restore' }).click();
+  await expect(page.getByRole('heading', { name: 'Your trash is empty' })).toBeVisible();
+  await page.getByRole('navigation', { name: 'Folders' }).getByRole('link', { name: 'Files' }).click();
+  await item(page, 'Taxes 2026').click();
+  await page.keyboard.press('Delete');
+  await page.getByRole('navigation', { name: 'Folders' }).getByRole('link', { name: 'Trash' }).click();
+  await expect(item(page, 'Taxes 2026')).toBeVisible();
+  await shot(page, 'trash-light-desktop');
+  await page.getByRole('button', { name: 'Empty trash' }).click();
+  await page.getByRole('dialog', { name: 'Empty the trash?' }).getByRole('button', { name: 'Empty trash' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Your trash was successfully cleared.' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Your trash is empty' })).toBeVisible();
+});
+
+test('the view, sorting and details panel are remembered after a reload; multi-select works with the mouse', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUpAndOpen(page);
+  for (const name of ['Bravo', 'Alpha', 'Charlie', 'Delta']) await apiFolder(page, name);
+  await page.reload();
+  const names = () => page.getByRole('option').evaluateAll((els) => els.map((e) => e.getAttribute('title')));
+  await expect.poll(names).toEqual(['Delta', 'Charlie', 'Alpha', 'Bravo']);
+
+  await page.getByRole('button', { name: 'Sort by', exact: true }).click();
+  await page.getByRole('menuitemcheckbox', { name: 'Name' }).click();
+  await page.getByRole('button', { name: 'Sort by', exact: true }).click();
+  await page.getByRole('menuitemcheckbox', { name: 'Ascending' }).click();
+  await expect.poll(names).toEqual(['Alpha', 'Bravo', 'Charlie', 'Delta']);
+  await page.getByRole('button', { name: 'Show as grid' }).click();
+  await expect(page.getByTestId('items')).toHaveAttribute('data-view', 'grid');
+  await page.getByRole('button', { name: 'Details' }).click();
+
+  await item(page, 'Alpha').click();
+  await item(page, 'Charlie').click({ modifiers: ['Shift'] });
+  await expect(page.getByRole('option', { selected: true })).toHaveCount(3);
+  await item(page, 'Bravo').click({ modifiers: ['ControlOrMeta'] });
+  await expect(page.getByRole('option', { selected: true })).toHaveCount(2);
+  await expect(page.getByTestId('info-panel')).toContainText('2 items selected');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('option', { selected: true })).toHaveCount(0);
+  await shot(page, 'files-grid-light-desktop');
+
+  await page.reload();
+  await expect(page.getByTestId('items')).toHaveAttribute('data-view', 'grid');
+  await expect.poll(names).toEqual(['Alpha', 'Bravo', 'Charlie', 'Delta']);
+  await expect(page.getByTestId('info-panel')).toBeVisible();
+});
+
+test('names with markup, quotes, right-to-left marks and emoji show as text', async ({ page }) => {
+  await signUpAndOpen(page);
+  const tricky = '<img src=x onerror=alert(1)> "quoted" \u202Egnp.exe 🎉';
+  await apiFolder(page, tricky);
+  await page.reload();
+  await expect(page.getByRole('option').first()).toHaveAttribute('title', tricky);
+  expect(await page.locator('img[src="x"]').count()).toBe(0);
+});
+
+test('keyboard: arrows move, Enter opens, Escape clears', async ({ page }) => {
+  await signUpAndOpen(page);
+  const inner = await apiFolder(page, 'Second');
+  await apiFolder(page, 'Inner', inner);
+  await apiFolder(page, 'Third');
+  await page.reload();
+  await page.getByRole('listbox', { name: 'Files and folders' }).focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('option', { selected: true })).toHaveAttribute('title', 'Second');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Second', level: 1 })).toBeVisible();
+  await expect(item(page, 'Inner')).toBeVisible();
+  await page.goBack();
+  await expect(item(page, 'Third')).toBeVisible();
+});
+
+for (const scheme of ['light', 'dark'] as const) {
+  for (const [label, viewport] of [['desktop', { width: 1440, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
+    test(`the file area renders in ${scheme} mode on ${label}`, async ({ page }) => {
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme: scheme });
+      await signUpAndOpen(page);
+      const photos = await apiFolder(page, 'Photos');
+      await apiFolder(page, 'Holidays', photos);
+      await apiFolder(page, 'Invoices');
+      await apiFolder(page, 'Recipes');
+      await page.reload();
+      await expect(item(page, 'Photos')).toBeVisible();
+      await shot(page, `files-${scheme}-${label}-list`);
+      await page.goto('/platform/trash');
+      await expect(page.getByRole('heading', { name: 'Your trash is empty' })).toBeVisible();
+      await shot(page, `trash-empty-${scheme}-${label}`);
+      await page.goto('/platform/recent-uploads');
+      await expect(page.getByRole('heading', { name: 'No uploads yet' })).toBeVisible();
+      await shot(page, `recent-empty-${scheme}-${label}`);
+    });
+  }
+}
+
+test('trashing the open folder from the tree goes back to where it was', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUpAndOpen(page);
+  const work = await apiFolder(page, 'Work');
+  const reports = await apiFolder(page, 'Reports', work);
+  await page.goto(`/platform/files/${reports}`);
+  await expect(page.getByRole('heading', { name: 'Reports', level: 1 })).toBeVisible();
+  const tree = page.getByRole('tree', { name: 'Folders' });
+  await tree.getByRole('link', { name: 'Reports' }).click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Move to trash' }).click();
+  await expect(page).toHaveURL(new RegExp(`/platform/files/${work}$`));
+  await expect(page.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
+});
+
+test('a folder that does not exist shows the error popup', async ({ page }) => {
+  await signUpAndOpen(page, '/platform/files/00000000-0000-0000-0000-000000000000');
+  await expect(page.getByRole('dialog')).toContainText('This folder does not exist or was deleted.');
+});
+
+test('an account that may not create folders gets the spec message instead of the popup', async ({ page }) => {
+  const email = await signUpAndOpen(page);
+  // No admin screen sets restrictions yet: flip the flag in the e2e server's own database.
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(`${process.env.E2E_DATA_DIR}/database.sqlite`);
+  db.prepare('update users set restrictions = ? where email = ?').run(JSON.stringify({ canCreateFolder: false }), email);
+  db.close();
+  await page.reload();
+  await page.getByRole('button', { name: 'New folder' }).first().click();
+  await expect(page.getByRole('dialog')).toContainText('Creating folders is temporarily disabled on your account.');
+  await expect(page.getByRole('dialog', { name: 'Create a folder' })).toHaveCount(0);
+});
+
+test('a folder of 1,500 files opens at once, renders only what is on screen, and pages in as you scroll', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const email = await signUpAndOpen(page);
+  const big = await apiFolder(page, 'Big');
+  const { e2eContext, seedFiles } = await import('./seed.ts');
+  const ctx = await e2eContext();
+  await seedFiles(ctx, email, big, 1500);
+  await ctx.db.destroy();
+
+  const pages: string[] = [];
+  page.on('request', (r) => r.url().includes(`/api/browse/folders/${big}`) && pages.push(r.url()));
+  await page.goto(`/platform/files/${big}`);
+  await expect(page.getByRole('option').first()).toBeVisible();
+  expect(await page.getByRole('option').count()).toBeLessThan(80);
+  expect(pages).toHaveLength(1);
+  expect(pages[0]).toContain('limit=200');
+
+  for (let i = 0; i < 40 && !(await item(page, 'file-00000.txt').isVisible()); i++) await page.mouse.wheel(0, 6000);
+  await expect(item(page, 'file-00000.txt')).toBeVisible();
+  expect(pages.length).toBeGreaterThanOrEqual(8);
+  expect(await page.getByRole('option').count()).toBeLessThan(80);
+});
+
+test('on a phone a long press selects and turns on multi-select', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signUpAndOpen(page);
+  await apiFolder(page, 'Pocket');
+  await apiFolder(page, 'Wallet');
+  await page.reload();
+  await item(page, 'Pocket').dispatchEvent('pointerdown', { pointerType: 'touch', isPrimary: true });
+  await page.waitForTimeout(650);
+  await item(page, 'Pocket').dispatchEvent('pointerup', { pointerType: 'touch', isPrimary: true });
+  await expect(item(page, 'Pocket')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('button', { name: 'Select several' })).toHaveAttribute('aria-pressed', 'true');
+  await item(page, 'Wallet').click();
+  await expect(page.getByRole('option', { selected: true })).toHaveCount(2);
+  await shot(page, 'files-multiselect-light-phone');
+});

@@ -1,0 +1,56 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+export const test = base.extend({
+  baseURL: async ({}, use) => {
+    await use(process.env.E2E_BASE_URL);
+  },
+});
+export { expect };
+
+const SHOTS = path.resolve(import.meta.dirname, 'screenshots');
+
+/** Saves a full-page screenshot for a person to look at (tests/e2e/screenshots, not committed). */
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+let n = 0;
+export function e2eEmail(prefix = 'e2e'): string {
+  n += 1;
+  return `${prefix}.${Date.now().toString(36)}.${n}@example.test`;
+}
+
+/** The admin account the e2e server creates at boot (ADMIN_EMAIL / ADMIN_PASSWORD). */
+export const E2E_ADMIN = { email: 'admin@e2e.test', password: 'e2e admin password' };
+export const PASSWORD = 'e2e password 123';
+
+/**
+ * A made-up client address (benchmarking range, never contacted) for the X-Forwarded-For header the
+ * test server trusts, so the whole suite's sign-ups do not share one per-IP registration budget.
+ */
+function testIp(): string {
+  const octet = () => Math.floor(Math.random() * 254) + 1;
+  return `198.18.${octet()}.${octet()}`;
+}
+
+/** Signs a new account up through the API in this page's browser context and opens `path`. */
+export async function signUpAndOpen(page: Page, path = '/platform/files', name = 'Grace Hopper'): Promise<string> {
+  const email = e2eEmail('shell');
+  const res = await page.request.post('/register', {
+    data: { name, email, password: PASSWORD, password_confirmation: PASSWORD },
+    headers: { Origin: process.env.E2E_BASE_URL!, 'X-Requested-With': 'XMLHttpRequest', 'X-Forwarded-For': testIp() },
+  });
+  if (res.status() !== 201) throw new Error(`register failed: ${res.status()}`);
+  await page.goto(path);
+  return email;
+}
+
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}

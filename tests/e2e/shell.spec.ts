@@ -1,0 +1,140 @@
+import { E2E_ADMIN, expect, shot, signIn, signUpAndOpen, test } from './fixtures.ts';
+
+test('the shell: sidebar entries, in-app navigation without a reload, and the empty Files screen', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signUpAndOpen(page);
+  const sidebar = page.getByRole('complementary', { name: 'Main navigation' });
+  await expect(sidebar.getByRole('link', { name: 'Files' })).toHaveAttribute('aria-current', 'page');
+  await expect(sidebar.getByRole('link', { name: 'Profile' })).toBeVisible();
+  await expect(sidebar.getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
+  await expect(page).toHaveTitle(/^Files · /);
+
+  await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+  await sidebar.getByRole('link', { name: 'Profile' }).click();
+  await expect(page).toHaveURL(/\/user\/profile$/);
+  await expect(page.getByRole('heading', { name: 'Profile', level: 1 })).toBeVisible();
+  await page.getByRole('link', { name: 'Password' }).click();
+  await expect(page).toHaveURL(/\/user\/settings\/password$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/user\/profile$/);
+  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+});
+
+test('the notification centre opens from the bell with its empty state and closes on Escape', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signUpAndOpen(page);
+  await expect(page.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
+  await page.getByRole('button', { name: 'Notifications' }).click();
+  const panel = page.getByRole('dialog');
+  await expect(panel.getByRole('heading', { name: 'Notifications' })).toBeVisible();
+  await expect(panel.getByText('There are no notifications yet.')).toBeVisible();
+  await expect(panel.getByRole('button', { name: 'Clear all' })).toHaveCount(0);
+  expect((await panel.boundingBox())?.width).toBe(360);
+  await shot(page, 'notifications-light-desktop');
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+});
+
+test('the theme toggle switches dark mode and keeps it after a reload', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await signUpAndOpen(page);
+  const html = page.locator('html');
+  await expect(html).not.toHaveClass(/dark/);
+  const saved = page.waitForResponse((r) => r.url().endsWith('/api/user/settings') && r.status() === 200);
+  await page.getByRole('button', { name: 'Switch between light and dark mode' }).click();
+  await expect(html).toHaveClass(/dark/);
+  await saved;
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await expect(html).toHaveClass(/dark/);
+});
+
+test('the cookie notice stays away once dismissed', async ({ page }) => {
+  await signUpAndOpen(page);
+  const notice = page.getByRole('region', { name: 'Cookie notice' });
+  await expect(notice).toBeVisible();
+  await notice.getByRole('button', { name: 'Got it' }).click();
+  await expect(notice).toBeHidden();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
+  await expect(notice).toHaveCount(0);
+});
+
+test('signing out goes to the homepage and the app is closed again', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signUpAndOpen(page);
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto('/platform/files');
+  await expect(page).toHaveURL(/\/sign-in\?redirect=%2Fplatform%2Ffiles$/);
+});
+
+test('a session that ends while the page is open sends the user to sign-in with the way back', async ({ page, context }) => {
+  await signUpAndOpen(page, '/user/profile');
+  await expect(page.getByLabel('Display name')).toBeVisible();
+  await context.clearCookies();
+  await page.getByLabel('Display name').fill('Nobody');
+  await expect(page).toHaveURL(/\/sign-in\?redirect=%2Fuser%2Fprofile$/);
+  await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
+});
+
+test('the mobile menu opens from the top bar, navigates and closes', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signUpAndOpen(page);
+  await expect(page.getByRole('complementary', { name: 'Main navigation' })).toBeHidden();
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  const menu = page.getByRole('dialog');
+  await expect(menu.getByRole('link', { name: 'Files' })).toBeVisible();
+  await shot(page, 'mobile-menu-light-phone');
+  await menu.getByRole('link', { name: 'Profile' }).click();
+  await expect(page).toHaveURL(/\/user\/profile$/);
+  await expect(menu).toBeHidden();
+});
+
+test('an admin sees the Dashboard entry and the instance figures', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await expect(page).toHaveURL(/\/platform\/files$/);
+  await page.getByRole('link', { name: 'Dashboard' }).click();
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  await expect(page.getByText('Administrators')).toBeVisible();
+  await expect(page.getByText('Ada Admin').first()).toBeVisible();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), scheme === 'dark');
+    await shot(page, `admin-dashboard-${scheme}-desktop`);
+  }
+});
+
+for (const scheme of ['light', 'dark'] as const) {
+  for (const [label, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]] as const) {
+    test(`signed-in screens render in ${scheme} mode on ${label}`, async ({ page }) => {
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme: scheme });
+      await signUpAndOpen(page, '/platform/files', 'Katherine Johnson');
+      for (const [name, path, heading] of [
+        ['files', '/platform/files', 'Files'],
+        ['profile', '/user/profile', 'Profile'],
+        ['password', '/user/settings/password', 'Password'],
+        ['tokens', '/user/settings/tokens', 'Access tokens'],
+      ] as const) {
+        await page.goto(path);
+        await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
+        expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(scheme === 'dark');
+        await shot(page, `${name}-${scheme}-${label}`);
+      }
+    });
+  }
+}
+
+test('the app speaks German when the locale is German', async ({ page, context }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await context.addCookies([{ name: 'locale', value: 'de', url: process.env.E2E_BASE_URL! }]);
+  await signUpAndOpen(page);
+  await expect(page.getByRole('link', { name: 'Dateien' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('heading', { name: 'Dieser Ordner ist leer' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Abmelden' })).toBeVisible();
+  await shot(page, 'files-de-light-desktop');
+});

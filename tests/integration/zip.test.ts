@@ -1,0 +1,213 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import { updateItem } from '../../src/server/files/queries.ts';
+import { setRestrictions } from '../../src/server/users/restrictions.ts';
+import { registerUser } from '../support/client.ts';
+import { download } from '../support/downloads.ts';
+import { seedFile, seedFolder, useSeededServer } from '../support/seed.ts';
+
+const env = useSeededServer();
+
+interface Entry {
+  name: string;
+  method: number;
+  sha256: string | null;
+  size: number;
+}
+
+/** Every entry of a zip (read with yauzl from its central directory), with the SHA-256 of each file's bytes. */
+async function readZip(zip: Buffer): Promise<Entry[]> {
+  const file = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.fromBuffer(zip, { lazyEntries: true, validateEntrySizes: true, strictFileNames: true }, (error, z) => (error ? reject(error) : resolve(z!))),
+  );
+  const entries: Entry[] = [];
+  await new Promise<void>((resolve, reject) => {
+    file.on('error', reject);
+    file.on('end', resolve);
+    file.on('entry', (entry: yauzl.Entry) => {
+      if (entry.fileName.endsWith('/')) {
+        entries.push({ name: entry.fileName, method: entry.compressionMethod, sha256: null, size: 0 });
+        return file.readEntry();
+      }
+      file.openReadStream(entry, (error, stream) => {
+        if (error) return reject(error);
+        const hash = createHash('sha256');
+        let size = 0;
+        stream!.on('data', (chunk: Buffer) => {
+          hash.update(chunk);
+          size += chunk.length;
+        });
+        stream!.on('error', reject);
+        stream!.on('end', () => {
+          entries.push({ name: entry.fileName, method: entry.compressionMethod, sha256: hash.digest('hex'), size });
+          file.readEntry();
+        });
+      });
+    });
+    file.readEntry();
+  });
+  return entries;
+}
+
+const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+const zipUrl = (items: [string, 'file' | 'folder'][]) => `/api/zip?items=${encodeURIComponent(items.map(([id, type]) => `${id}|${type}`).join(','))}`;
+
+describe('GET /api/zip', () => {
+  it('streams nested folders as folders with their live subtree, bytes intact, the trash left out', async () => {
+    const owner = await registerUser(env.server.url);
+    const uid = owner.user.id;
+    const project = await seedFolder(env.seed, uid, 'Project');
+    const docs = await seedFolder(env.seed, uid, 'docs', project);
+    const deep = await seedFolder(env.seed, uid, 'deeper', await seedFolder(env.seed, uid, 'deep', docs));
+    await seedFolder(env.seed, uid, 'empty', project);
+    const text = 'hello '.repeat(5000);
+    const photo = Buffer.from(Array.from({ length: 50_000 }, (_, i) => (i * 31) % 251));
+    await seedFile(env.seed, uid, { name: 'readme.txt', parentId: docs, mimetype: 'text/plain', content: text });
+    await seedFile(env.seed, uid, { name: 'Résumé 日本.md', parentId: deep, mimetype: 'text/markdown', content: 'unicode' });
+    await seedFile(env.seed, uid, { name: 'photo.jpg', parentId: project, mimetype: 'image/jpeg', content: photo });
+    const trashedFile = await seedFile(env.seed, uid, { name: 'secret.txt', parentId: docs, mimetype: 'text/plain' });
+    const trashedFolder = await seedFolder(env.seed, uid, 'old', project);
+    await seedFile(env.seed, uid, { name: 'inside-old.txt', parentId: trashedFolder });
+    const loose = await seedFile(env.seed, uid, { name: 'loose.bin', mimetype: 'application/octet-stream', content: Buffer.alloc(1234, 9) });
+    expect(
+      (await owner.client.post('/api/remove', { items: [{ id: trashedFile.id, type: 'file' }, { id: trashedFolder, type: 'folder' }] })).status,
+    ).toBe(204);
+
+    const res = await download(env.server.url, zipUrl([[project, 'folder'], [loose.id, 'file']]), owner.client);
+    expect(res.status, res.body.toString().slice(0, 200)).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/zip');
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="download.zip"');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+
+    const entries = await readZip(res.body);
+    const byName = new Map(entries.map((e) => [e.name, e]));
+    expect([...byName.keys()].sort()).toEqual(
+      [
+        'Project/',
+        'Project/docs/',
+        'Project/docs/deep/',
+        'Project/docs/deep/deeper/',
+        'Project/docs/deep/deeper/Résumé 日本.md',
+        'Project/docs/readme.txt',
+        'Project/empty/',
+        'Project/photo.jpg',
+        'loose.bin',
+      ].sort(),
+    );
+    expect(byName.get('Project/docs/readme.txt')!.sha256).toBe(sha(text));
+    expect(byName.get('Project/photo.jpg')!.sha256).toBe(sha(photo));
+    expect(byName.get('loose.bin')!.sha256).toBe(sha(Buffer.alloc(1234, 9)));
+    expect(byName.get('Project/docs/deep/deeper/Résumé 日本.md')!.sha256).toBe(sha('unicode'));
+    // Already-compressed types are stored, others deflated.
+    expect(byName.get('Project/photo.jpg')!.method).toBe(0);
+    expect(byName.get('Project/docs/readme.txt')!.method).toBe(8);
+
+    // And the zip is one the everyday tool accepts.
+    const work = mkdtempSync(path.join(os.tmpdir(), 'cd-zip-test-'));
+    try {
+      writeFileSync(path.join(work, 'a.zip'), res.body);
+      let unzip: string | null = null;
+      try {
+        unzip = execFileSync('unzip', ['-t', path.join(work, 'a.zip')], { encoding: 'utf8' });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+      if (unzip !== null) expect(unzip).toContain('No errors detected');
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+
+    // One folder: the zip is named after it.
+    const single = await download(env.server.url, zipUrl([[docs, 'folder']]), owner.client);
+    expect(single.headers.get('content-disposition')).toBe('attachment; filename="docs.zip"');
+    expect((await readZip(single.body)).map((e) => e.name).sort()).toEqual(['docs/', 'docs/deep/', 'docs/deep/deeper/', 'docs/deep/deeper/Résumé 日本.md', 'docs/readme.txt']);
+  });
+
+  it('makes entry names safe: no absolute paths, no .., no backslashes, no clashes', async () => {
+    const owner = await registerUser(env.server.url);
+    const uid = owner.user.id;
+    const a = await seedFolder(env.seed, uid, 'A');
+    const b = await seedFolder(env.seed, uid, 'B');
+    const one = await seedFile(env.seed, uid, { name: 'same.txt', parentId: a, content: 'one' });
+    const two = await seedFile(env.seed, uid, { name: 'same.txt', parentId: b, content: 'two' });
+    // Names the API refuses, put in the database directly (an import, an old row): still safe entries.
+    const evil = await seedFile(env.seed, uid, { name: 'evil.txt', content: 'evil' });
+    await updateItem(env.seed.db, evil.id, { name: '../../etc/passwd' });
+    const back = await seedFile(env.seed, uid, { name: 'back.txt', content: 'back' });
+    await updateItem(env.seed.db, back.id, { name: '..\\..\\win.ini' });
+    const abs = await seedFile(env.seed, uid, { name: 'abs.txt', content: 'abs' });
+    await updateItem(env.seed.db, abs.id, { name: '/root/.ssh/id' });
+    const dots = await seedFile(env.seed, uid, { name: 'dots.txt', content: 'dots' });
+    await updateItem(env.seed.db, dots.id, { name: '..' });
+    const colon = await seedFile(env.seed, uid, { name: 'C: notes "x".txt', content: 'colon' });
+
+    const res = await download(env.server.url, zipUrl([[one.id, 'file'], [two.id, 'file'], [evil.id, 'file'], [back.id, 'file'], [abs.id, 'file'], [dots.id, 'file'], [colon.id, 'file']]), owner.client);
+    expect(res.status).toBe(200);
+    const entries = await readZip(res.body);
+    const names = entries.map((e) => e.name);
+    expect(names).toEqual(['same.txt', 'same (1).txt', '.._.._etc_passwd', '.._.._win.ini', '_root_.ssh_id', '_', 'C_ notes _x_.txt']);
+    for (const name of names) {
+      expect(name.startsWith('/')).toBe(false);
+      expect(name.split('/')).not.toContain('..');
+      expect(name).not.toContain('\\');
+    }
+    expect(entries.map((e) => e.sha256)).toEqual(['one', 'two', 'evil', 'back', 'abs', 'dots', 'colon'].map((t) => sha(t)));
+  });
+
+  it('refuses bad items 422, another user’s item 404, canDownload false 403, signed out 401', async () => {
+    const owner = await registerUser(env.server.url);
+    const folder = await seedFolder(env.seed, owner.user.id, 'Mine');
+    const file = await seedFile(env.seed, owner.user.id, { name: 'mine.txt' });
+    const json = (body: Buffer) => JSON.parse(body.toString());
+
+    for (const bad of ['/api/zip', '/api/zip?items=', '/api/zip?items=nonsense', `/api/zip?items=${folder}|widget`, `/api/zip?items=${folder}`, `/api/zip?items=${folder}|folder|x`]) {
+      const res = await download(env.server.url, bad, owner.client);
+      expect(res.status, bad).toBe(422);
+      expect(json(res.body).errors.items, bad).toBeTruthy();
+    }
+    // The type named must be the item's.
+    expect((await download(env.server.url, zipUrl([[file.id, 'folder']]), owner.client)).status).toBe(422);
+
+    const other = await registerUser(env.server.url);
+    const theirs = await seedFile(env.seed, other.user.id, { name: 'theirs.txt' });
+    expect((await download(env.server.url, zipUrl([[file.id, 'file'], [theirs.id, 'file']]), owner.client)).status).toBe(404);
+    expect((await download(env.server.url, zipUrl([[folder, 'folder']]), other.client)).status).toBe(404);
+    expect((await download(env.server.url, zipUrl([['00000000-0000-0000-0000-000000000000', 'file']]), owner.client)).status).toBe(404);
+    // A trashed item chosen directly is not found either.
+    const trashed = await seedFile(env.seed, owner.user.id, { name: 'trashed.txt' });
+    await owner.client.post('/api/remove', { items: [{ id: trashed.id, type: 'file' }] });
+    expect((await download(env.server.url, zipUrl([[trashed.id, 'file']]), owner.client)).status).toBe(404);
+
+    expect((await download(env.server.url, zipUrl([[folder, 'folder']]), null)).status).toBe(401);
+    expect((await download(env.server.url, zipUrl([[folder, 'folder']]), null, { Authorization: 'Bearer cd_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' })).status).toBe(401);
+
+    await setRestrictions(env.seed, owner.user.id, { canDownload: false });
+    const blocked = await download(env.server.url, zipUrl([[folder, 'folder']]), owner.client);
+    expect(blocked.status).toBe(403);
+    expect(json(blocked.body).code).toBe('download_temporarily_disabled');
+    await setRestrictions(env.seed, owner.user.id, {});
+    expect((await download(env.server.url, zipUrl([[folder, 'folder']]), owner.client)).status).toBe(200);
+  });
+
+  it('cuts the zip off rather than finishing a corrupt one when a blob is missing', async () => {
+    const owner = await registerUser(env.server.url);
+    const good = await seedFile(env.seed, owner.user.id, { name: 'good.txt', content: 'good' });
+    const lost = await seedFile(env.seed, owner.user.id, { name: 'lost.txt', content: 'lost' });
+    await env.seed.blobs.delete(lost.blobKey);
+    let failed = false;
+    try {
+      const res = await download(env.server.url, zipUrl([[good.id, 'file'], [lost.id, 'file']]), owner.client);
+      await readZip(res.body);
+    } catch {
+      failed = true;
+    }
+    expect(failed).toBe(true);
+    // The server is still there.
+    expect((await download(env.server.url, zipUrl([[good.id, 'file']]), owner.client)).status).toBe(200);
+  });
+});

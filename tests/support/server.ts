@@ -1,0 +1,142 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import pg from 'pg';
+
+export type TestDb = 'sqlite' | 'postgres';
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  db: TestDb;
+  databaseUrl: string | undefined;
+  logs: string[];
+  /** Stops the server, then drops its database and data dir. */
+  stop(): Promise<void>;
+  /** Ends the process at once (SIGKILL: no draining), keeping its database and data dir for a `reuse`. */
+  kill(): Promise<void>;
+  /** Drops the database and data dir (what `stop` does after the process is gone). */
+  cleanup(): Promise<void>;
+  port: number;
+}
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A PostgreSQL database of its own for one server; dropped again by the returned function. */
+export async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `cd_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    async drop() {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/**
+ * Starts the built product (`node src/main.ts`) on a free port with a fresh data dir and database;
+ * with `reuse`, on a killed server's port, data dir and database (a restart), taking over its cleanup.
+ */
+export async function startServer(options: { db?: TestDb; env?: Record<string, string>; reuse?: RunningServer } = {}): Promise<RunningServer> {
+  const reuse = options.reuse;
+  const db = reuse?.db ?? options.db ?? ((process.env.TEST_DB as TestDb | undefined) ?? 'sqlite');
+  const dataDir = reuse?.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'cd-test-')));
+  const port = reuse?.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const pgDb = reuse ? (reuse.databaseUrl ? { url: reuse.databaseUrl, drop: () => reuse.cleanup() } : null) : db === 'postgres' ? await createPgDatabase() : null;
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    APP_URL: url,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    MAIL_DRIVER: 'log',
+    TRUST_PROXY: '1',
+    ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+    ...options.env,
+  };
+  delete env.NODE_OPTIONS;
+  const child = spawn(process.execPath, ['src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const logs: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await waitForListening(child, logs, exited);
+  const cleanup = async () => {
+    // TEST_SERVER_LOGS=1 prints what the server logged, warnings and errors, when it goes.
+    if (process.env.TEST_SERVER_LOGS) console.log(logs.filter((l) => !l.includes('"level":30')).join('\n'));
+    await pgDb?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  return {
+    url,
+    port,
+    dataDir,
+    db,
+    databaseUrl: pgDb?.url,
+    logs,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await cleanup();
+    },
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    },
+    cleanup,
+  };
+}
+
+async function waitForListening(child: ChildProcess, logs: string[], exited: Promise<number | null>): Promise<void> {
+  const collect = (stream: NodeJS.ReadableStream) => createInterface({ input: stream }).on('line', (line) => logs.push(line));
+  collect(child.stderr!);
+  const lines = createInterface({ input: child.stdout! });
+  const listening = new Promise<void>((resolve) => {
+    lines.on('line', (line) => {
+      logs.push(line);
+      if (line.includes('"msg":"listening"')) resolve();
+    });
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`server did not start:\n${logs.join('\n')}`)), 30_000);
+  });
+  const died = exited.then((code) => {
+    throw new Error(`server exited with ${code}:\n${logs.join('\n')}`);
+  });
+  try {
+    await Promise.race([listening, timeout, died]);
+  } finally {
+    clearTimeout(timer);
+    died.catch(() => {}); // the server exits later, on stop(): not an error then
+  }
+}
