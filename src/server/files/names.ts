@@ -41,22 +41,17 @@ function cutToBytes(text: string, bytes: number): string {
  * Candidates are `base (n)ext`; `taken` holds the name keys already used in the folder.
  */
 export function nextFreeName(name: string, isFile: boolean, taken: (key: string) => boolean): string {
-  if (!taken(nameKey(name))) return name;
-  const [rawBase, ext] = splitName(name, isFile);
-  const base = rawBase.replace(/ \(\d+\)$/, '') || rawBase;
-  for (let n = 1; ; n += 1) {
-    const suffix = ` (${n})${ext}`;
-    const candidate = cutToBytes(base, MAX_NAME_BYTES - Buffer.byteLength(suffix, 'utf8')) + suffix;
+  for (let n = 0; ; n += 1) {
+    const candidate = candidateName(name, isFile, n);
     if (!taken(nameKey(candidate))) return candidate;
   }
 }
 
-/**
- * A prefix every candidate name's key starts with (at most 32 code points, which SQL's substr counts
- * as characters on both databases), for fetching only the keys in a folder that can clash.
- */
-export function candidatePrefix(name: string, isFile: boolean): { prefix: string; length: number } {
-  const [rawBase] = splitName(name, isFile);
-  const points = [...nameKey(rawBase.replace(/ \(\d+\)$/, '') || rawBase)].slice(0, 32);
-  return { prefix: points.join(''), length: points.length };
+/** The n-th name nextFreeName tries: the name itself for 0, then `base (n).ext`. */
+export function candidateName(name: string, isFile: boolean, n: number): string {
+  if (n === 0) return name;
+  const [rawBase, ext] = splitName(name, isFile);
+  const base = rawBase.replace(/ \(\d+\)$/, '') || rawBase;
+  const suffix = ` (${n})${ext}`;
+  return cutToBytes(base, MAX_NAME_BYTES - Buffer.byteLength(suffix, 'utf8')) + suffix;
 }

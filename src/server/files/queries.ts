@@ -168,12 +168,20 @@ export async function searchByName(db: Db, ownerId: string, needle: string, limi
   return withCounts(db, rows);
 }
 
-/** Name keys in one folder (outside the trash) that start with `prefix` (`length` characters). */
-export async function takenNameKeys(db: Db, ownerId: string, parentId: string | null, prefix: string, length: number): Promise<Set<string>> {
-  let query = db.selectFrom('items').select('name_key').where('owner_id', '=', ownerId).where('deleted_at', 'is', null);
-  query = parentId === null ? query.where('parent_id', 'is', null) : query.where('parent_id', '=', parentId);
-  if (length > 0) query = query.where(sql<SqlBool>`substr(name_key, 1, ${length}) = ${prefix}`);
-  const rows = await query.execute();
+/**
+ * Which of these name keys are taken in one folder (outside the trash). An equality lookup on the
+ * unique name index (its `coalesce(parent_id, '')` included), so its cost does not grow with the folder.
+ */
+export async function takenNameKeys(db: Db, ownerId: string, parentId: string | null, keys: string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('items')
+    .select('name_key')
+    .where('owner_id', '=', ownerId)
+    .where(sql<SqlBool>`coalesce(parent_id, '') = ${parentId ?? ''}`)
+    .where('name_key', 'in', keys)
+    .where('deleted_at', 'is', null)
+    .execute();
   return new Set(rows.map((r) => r.name_key));
 }
 

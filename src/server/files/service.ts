@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts';
 import { AppError, validationError } from '../http/errors.ts';
 import { restrictionsFor } from '../users/restrictions.ts';
 import { requireOwnedItem, requireTargetFolder } from './access.ts';
-import { candidatePrefix, checkName, nameKey, nextFreeName } from './names.ts';
+import { candidateName, checkName, nameKey } from './names.ts';
 import { parseEmoji } from './presenter.ts';
 import * as q from './queries.ts';
 import type { Cursor, Db, ItemRow, ItemWithCount, ListOptions, Sort } from './queries.ts';
@@ -33,11 +33,15 @@ function isUniqueViolation(error: unknown): boolean {
 
 const nameTaken = () => validationError({ name: ['An item with this name already exists in this folder.'] });
 
-/** The name as given when free in the folder, else the next free `name (n).ext`. */
+/** The name as given when free in the folder, else the next free `name (n).ext`, looked up a batch at a time. */
 async function freeName(db: Db, ownerId: string, parentId: string | null, name: string, type: ItemType): Promise<string> {
-  const { prefix, length } = candidatePrefix(name, type === 'file');
-  const taken = await q.takenNameKeys(db, ownerId, parentId, prefix, length);
-  return nextFreeName(name, type === 'file', (key) => taken.has(key));
+  const BATCH = 32;
+  for (let first = 0; ; first += BATCH) {
+    const candidates = Array.from({ length: BATCH }, (_, i) => candidateName(name, type === 'file', first + i));
+    const taken = await q.takenNameKeys(db, ownerId, parentId, candidates.map(nameKey));
+    const free = candidates.find((candidate) => !taken.has(nameKey(candidate)));
+    if (free !== undefined) return free;
+  }
 }
 
 /** Runs a write that picks a free name; a concurrent writer taking the same name gets one retry. */
