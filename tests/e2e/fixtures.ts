@@ -14,7 +14,8 @@ const SHOTS = path.resolve(import.meta.dirname, 'screenshots');
 /** Saves a full-page screenshot for a person to look at (tests/e2e/screenshots, not committed). */
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  // Transitions finish at once, so a theme switched just before is shown as it settles.
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
 }
 
 let n = 0;

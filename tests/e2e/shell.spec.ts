@@ -36,6 +36,60 @@ test('the notification centre opens from the bell with its empty state and close
   await expect(panel).toBeHidden();
 });
 
+test('notifications: the bell shows unread ones, opening marks them read, an action link opens its place, clear all empties it', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const email = await signUpAndOpen(page);
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(`${process.env.E2E_DATA_DIR}/database.sqlite`);
+  const userId = (db.prepare('select id from users where email = ?').get(email) as { id: string }).id;
+  const insert = db.prepare('insert into notifications (id, user_id, category, title, description, action, read_at, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)');
+  const action = JSON.stringify({ type: 'route', params: { id: null, route: 'Files', button: 'Show files' } });
+  insert.run(crypto.randomUUID(), userId, 'remote-upload-done', 'Older news', 'Read a while ago.', null, '2026-01-02T10:00:00.000Z', '2026-01-01T10:00:00.000Z');
+  insert.run(crypto.randomUUID(), userId, 'remote-upload-done', 'Your files were imported', '2 of 2 files were imported.', action, null, new Date().toISOString());
+  db.close();
+  await page.goto('/user/profile');
+  const sidebar = page.getByRole('complementary', { name: 'Main navigation' });
+  const bell = sidebar.getByRole('button', { name: 'Notifications (1 Unread)' });
+  await expect(bell).toBeVisible();
+
+  const marked = page.waitForResponse((r) => r.url().endsWith('/api/user/notifications/read'));
+  await bell.click();
+  const panel = page.getByRole('dialog');
+  await expect(panel.getByRole('region', { name: 'Unread', exact: true })).toContainText('Your files were imported');
+  await expect(panel.getByRole('region', { name: 'Read', exact: true })).toContainText('Older news');
+  await shot(page, 'notifications-list-light-desktop');
+  expect((await marked).status()).toBe(204);
+  await expect(sidebar.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();
+
+  await panel.getByRole('link', { name: 'Show files' }).click();
+  await expect(page).toHaveURL(/\/platform\/files$/);
+  await expect(panel).toBeHidden();
+
+  await page.reload();
+  await sidebar.getByRole('button', { name: 'Notifications', exact: true }).click();
+  await expect(panel.getByRole('region', { name: 'Unread', exact: true })).toHaveCount(0);
+  await expect(panel.getByRole('region', { name: 'Read', exact: true })).toContainText('Your files were imported');
+  await page.evaluate(() => document.documentElement.classList.add('dark'));
+  await shot(page, 'notifications-list-dark-desktop');
+  await page.evaluate(() => document.documentElement.classList.remove('dark'));
+  await page.keyboard.press('Escape');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('button', { name: 'Notifications', exact: true }).filter({ visible: true }).click();
+  await expect(panel.getByRole('region', { name: 'Read', exact: true })).toBeVisible();
+  const box = (await panel.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  await shot(page, 'notifications-list-light-phone');
+
+  const cleared = page.waitForResponse((r) => r.url().endsWith('/api/user/notifications'));
+  await panel.getByRole('button', { name: 'Clear all' }).click();
+  expect((await cleared).status()).toBe(204);
+  await expect(panel.getByText('There are no notifications yet.')).toBeVisible();
+  await page.reload();
+  await page.getByRole('button', { name: 'Notifications', exact: true }).filter({ visible: true }).click();
+  await expect(panel.getByText('There are no notifications yet.')).toBeVisible();
+});
+
 test('the theme toggle switches dark mode and keeps it after a reload', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.emulateMedia({ colorScheme: 'light' });

@@ -1,31 +1,86 @@
 import { useStore } from '@nanostores/react';
 import { Bell } from 'lucide-react';
 import { Popover } from 'radix-ui';
-import { useState } from 'react';
-import { $user } from '../../stores/user.ts';
+import { useEffect, useState } from 'react';
+import type { NotificationData } from '../../server/notifications/service.ts';
+import { api } from '../../stores/api.ts';
 import { useT } from '../../stores/i18n.ts';
+import { showAlert } from '../../stores/ui.ts';
+import { $user } from '../../stores/user.ts';
 
-interface Notification {
-  id: string;
-  attributes: { category: string; title: string; description: string; created_at: string; read_at: string | null };
+/** Where a notification's `route` action leads (SPEC §3 action params: route name and id). */
+const ROUTE_PATHS: Record<string, (id: string | null) => string> = {
+  Files: (id) => (id ? `/platform/files/${encodeURIComponent(id)}` : '/platform/files'),
+  RecentUploads: () => '/platform/recent-uploads',
+  Trash: () => '/platform/trash',
+  Storage: () => '/user/settings/storage',
+};
+
+/** How long a notification that was unread when the centre opened stays highlighted (SPEC §5). */
+const HIGHLIGHT_MS = 1000;
+
+function setNotifications(unread: NotificationData[], read: NotificationData[]): void {
+  const user = $user.get();
+  if (!user) return;
+  $user.set({ ...user, relationships: { ...user.relationships, unreadNotifications: { data: unread }, readNotifications: { data: read } } });
 }
 
 /**
  * The bell and the notification centre (SPEC §2): a 360 px panel grouped under unread and read,
- * "clear all" only when there is something to clear, closed by Escape or a click outside.
+ * "clear all" only when there is something to clear, closed by Escape or a click outside. Opening
+ * it marks everything read: the panel keeps the grouping it opened with, the unread ones
+ * highlighted for a second, while the bell's dot goes at once.
  */
 export function NotificationCenter({ side = 'right', sideOffset = 12 }: { side?: 'right' | 'bottom'; sideOffset?: number }) {
   // Local state: the sidebar and the phone top bar each hold a bell (one of them hidden by CSS).
   const [open, setOpen] = useState(false);
+  const [shown, setShown] = useState<{ unread: NotificationData[]; read: NotificationData[] } | null>(null);
+  const [highlight, setHighlight] = useState(false);
   const user = useStore($user);
   const t = useT();
-  const unread = (user?.relationships.unreadNotifications.data ?? []) as Notification[];
-  const read = (user?.relationships.readNotifications.data ?? []) as Notification[];
-  const any = unread.length + read.length > 0;
+  const unread = user?.relationships.unreadNotifications.data ?? [];
+  const read = user?.relationships.readNotifications.data ?? [];
+
+  useEffect(() => {
+    if (!highlight) return;
+    const timer = setTimeout(() => setHighlight(false), HIGHLIGHT_MS);
+    return () => clearTimeout(timer);
+  }, [highlight]);
+
+  const onOpenChange = (next: boolean) => {
+    setOpen(next);
+    if (!next) {
+      setShown(null);
+      return;
+    }
+    setShown({ unread, read });
+    if (unread.length === 0) return;
+    setHighlight(true);
+    const now = new Date().toISOString();
+    setNotifications([], [...unread.map((n) => ({ ...n, attributes: { ...n.attributes, read_at: now } })), ...read]);
+    api.post('/api/user/notifications/read').catch(() => setNotifications(unread, read));
+  };
+
+  const clearAll = () => {
+    setShown({ unread: [], read: [] });
+    setNotifications([], []);
+    api.delete('/api/user/notifications').catch(() => {
+      setNotifications(unread, read);
+      setShown({ unread, read });
+      showAlert({ title: t('popup_error.title'), message: t('popup_error.message') });
+    });
+  };
+
+  const groups = shown ?? { unread, read };
+  const any = groups.unread.length + groups.read.length > 0;
   return (
-    <Popover.Root open={open} onOpenChange={setOpen}>
+    <Popover.Root open={open} onOpenChange={onOpenChange}>
       <Popover.Trigger asChild>
-        <button type="button" className="relative rounded-control p-2 text-muted hover:bg-surface-2 hover:text-text" aria-label={t('notification_center')}>
+        <button
+          type="button"
+          className="relative rounded-control p-2 text-muted hover:bg-surface-2 hover:text-text"
+          aria-label={unread.length > 0 ? `${t('notification_center')} (${unread.length} ${t('unread')})` : t('notification_center')}
+        >
           <Bell className="size-5" aria-hidden />
           {unread.length > 0 && <span className="absolute top-1.5 right-1.5 size-2 rounded-full bg-danger" />}
         </button>
@@ -36,12 +91,12 @@ export function NotificationCenter({ side = 'right', sideOffset = 12 }: { side?:
           align="end"
           sideOffset={sideOffset}
           collisionPadding={12}
-          className="card z-50 w-[360px] max-w-[calc(100vw-1.5rem)] p-5 shadow-xl"
+          className="card z-50 flex max-h-[min(36rem,calc(100dvh-2rem))] w-[360px] max-w-[calc(100vw-1.5rem)] flex-col p-5 shadow-xl"
         >
           <div className="mb-4 flex items-center justify-between">
             <h2 className="text-lg font-bold">{t('notification_center')}</h2>
             {any && (
-              <button type="button" className="link text-sm">
+              <button type="button" className="link text-sm" onClick={clearAll}>
                 {t('clear_all')}
               </button>
             )}
@@ -54,26 +109,48 @@ export function NotificationCenter({ side = 'right', sideOffset = 12 }: { side?:
               <p className="text-sm text-muted">{t('not_any_notifications')}</p>
             </div>
           )}
-          {[
-            [t('unread'), unread],
-            [t('read'), read],
-          ].map(([heading, list]) =>
-            (list as Notification[]).length === 0 ? null : (
-              <section key={heading as string} className="mb-3">
-                <h3 className="mb-2 text-xs font-semibold tracking-wide text-muted uppercase">{heading as string}</h3>
-                <ul className="flex flex-col gap-2">
-                  {(list as Notification[]).map((n) => (
-                    <li key={n.id} className="rounded-control bg-surface-2 px-3 py-2 text-sm">
-                      <p className="font-semibold">{n.attributes.title}</p>
-                      <p className="text-muted">{n.attributes.description}</p>
-                    </li>
-                  ))}
-                </ul>
-              </section>
-            ),
-          )}
+          <div className="-mx-1 overflow-y-auto px-1">
+            {(
+              [
+                ['unread', groups.unread],
+                ['read', groups.read],
+              ] as const
+            ).map(([key, list]) =>
+              list.length === 0 ? null : (
+                <section key={key} className="mb-3" aria-label={t(key)}>
+                  <h3 className="mb-2 text-xs font-semibold tracking-wide text-muted uppercase">{t(key)}</h3>
+                  <ul className="flex flex-col gap-2">
+                    {list.map((n) => (
+                      <NotificationRow key={n.id} notification={n} highlighted={key === 'unread' && highlight} onFollow={() => onOpenChange(false)} />
+                    ))}
+                  </ul>
+                </section>
+              ),
+            )}
+          </div>
         </Popover.Content>
       </Popover.Portal>
     </Popover.Root>
+  );
+}
+
+function NotificationRow({ notification, highlighted, onFollow }: { notification: NotificationData; highlighted: boolean; onFollow: () => void }) {
+  const { title, description, created_at, action } = notification.attributes;
+  const path = action?.type === 'route' ? ROUTE_PATHS[action.params.route]?.(action.params.id) : undefined;
+  return (
+    <li className={`rounded-control px-3 py-2 text-sm ${highlighted ? 'bg-brand-soft' : 'bg-surface-2 transition-colors duration-700'}`}>
+      <p className="font-semibold break-words">{title}</p>
+      <p className="break-words text-muted">{description}</p>
+      <div className="mt-1 flex items-center justify-between gap-2">
+        <time className="text-xs text-muted" dateTime={created_at}>
+          {new Date(created_at).toLocaleString(document.documentElement.lang || undefined, { dateStyle: 'medium', timeStyle: 'short' })}
+        </time>
+        {path && action && (
+          <a href={path} className="link text-xs font-semibold" onClick={onFollow}>
+            {action.params.button}
+          </a>
+        )}
+      </div>
+    </li>
   );
 }

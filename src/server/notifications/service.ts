@@ -7,7 +7,7 @@ export interface NotificationAction {
   params: { id: string | null; route: string; button: string };
 }
 
-/** Stores a notification for the user (the notification centre reads them in a later issue). */
+/** Stores a notification for the user; the notification centre shows it through the user resource. */
 export async function createNotification(
   ctx: AppContext,
   input: { userId: string; category: string; title: string; description: string; action: NotificationAction | null },
@@ -18,4 +18,49 @@ export async function createNotification(
     .values({ id, user_id: input.userId, category: input.category, title: input.title, description: input.description, action: input.action ? JSON.stringify(input.action) : null, read_at: null, created_at: ctx.clock.now().toISOString() })
     .execute();
   return id;
+}
+
+/** SPEC §3 notification resource. */
+export interface NotificationData {
+  id: string;
+  type: 'notification';
+  attributes: { category: string; title: string; description: string; created_at: string; read_at: string | null; action: NotificationAction | null };
+}
+
+/** How many notifications the user resource carries in each group, newest first. */
+export const NOTIFICATIONS_SHOWN = 50;
+
+function parseAction(raw: string | null): NotificationAction | null {
+  if (!raw) return null;
+  try {
+    return JSON.parse(raw) as NotificationAction;
+  } catch {
+    return null;
+  }
+}
+
+/** The user's unread and read notifications, newest first, at most NOTIFICATIONS_SHOWN of each. */
+export async function listNotifications(ctx: AppContext, userId: string): Promise<{ unread: NotificationData[]; read: NotificationData[] }> {
+  const group = (unread: boolean) => {
+    const query = ctx.db.selectFrom('notifications').selectAll().where('user_id', '=', userId);
+    return (unread ? query.where('read_at', 'is', null) : query.where('read_at', 'is not', null)).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(NOTIFICATIONS_SHOWN).execute();
+  };
+  const present = (rows: Awaited<ReturnType<typeof group>>): NotificationData[] =>
+    rows.map((row) => ({
+      id: row.id,
+      type: 'notification',
+      attributes: { category: row.category, title: row.title, description: row.description, created_at: row.created_at, read_at: row.read_at, action: parseAction(row.action) },
+    }));
+  const [unread, read] = await Promise.all([group(true), group(false)]);
+  return { unread: present(unread), read: present(read) };
+}
+
+/** Marks every unread notification of the user read (opening the notification centre). */
+export async function markAllNotificationsRead(ctx: AppContext, userId: string): Promise<void> {
+  await ctx.db.updateTable('notifications').set({ read_at: ctx.clock.now().toISOString() }).where('user_id', '=', userId).where('read_at', 'is', null).execute();
+}
+
+/** Removes all of the user's notifications ("clear all"). */
+export async function deleteAllNotifications(ctx: AppContext, userId: string): Promise<void> {
+  await ctx.db.deleteFrom('notifications').where('user_id', '=', userId).execute();
 }

@@ -1,5 +1,6 @@
 import type { User } from '../auth/sessions.ts';
 import type { ItemData } from '../files/presenter.ts';
+import type { NotificationData } from '../notifications/service.ts';
 import { restrictionsFor } from './restrictions.ts';
 
 export const AVATAR_SIZES = { xs: 64, sm: 128, md: 256 } as const;
@@ -12,11 +13,11 @@ export function avatarUrls(user: Pick<User, 'id' | 'avatar_key'>): Record<Avatar
 }
 
 /**
- * The user resource of SPEC §3, with the user's favourite folders (item resources; `userResource`
- * loads them). Features that arrive with later issues (notifications, billing) are present as empty
+ * The user resource of SPEC §3, with the user's favourite folders (item resources) and notifications
+ * (`userResource` loads both). Features that arrive with later issues (billing) are present as empty
  * lists, never invented data.
  */
-export function presentUser(user: User, favourites: ItemData[] = []) {
+export function presentUser(user: User, favourites: ItemData[] = [], notifications: { unread: NotificationData[]; read: NotificationData[] } = { unread: [], read: [] }) {
   return {
     data: {
       id: user.id,
@@ -45,8 +46,8 @@ export function presentUser(user: User, favourites: ItemData[] = []) {
           },
         },
         favourites: { data: favourites },
-        readNotifications: { data: [] as unknown[] },
-        unreadNotifications: { data: [] as unknown[] },
+        readNotifications: { data: notifications.read },
+        unreadNotifications: { data: notifications.unread },
         failedPayments: { data: [] as unknown[] },
       },
     },

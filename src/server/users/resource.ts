@@ -2,9 +2,11 @@ import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { itemData } from '../files/presenter.ts';
 import { favouriteFolders } from '../files/service.ts';
+import { listNotifications } from '../notifications/service.ts';
 import { presentUser } from './presenter.ts';
 
-/** The full user resource: the user with their favourite folders. */
+/** The full user resource: the user with their favourite folders and notifications. */
 export async function userResource(ctx: AppContext, user: User) {
-  return presentUser(user, (await favouriteFolders(ctx, user.id)).map(itemData));
+  const [favourites, notifications] = await Promise.all([favouriteFolders(ctx, user.id), listNotifications(ctx, user.id)]);
+  return presentUser(user, favourites.map(itemData), notifications);
 }
