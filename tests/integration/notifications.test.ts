@@ -39,7 +39,7 @@ describe('notifications', () => {
     });
     expect(before.readNotifications.data).toEqual([]);
 
-    expect((await client.post('/api/user/notifications/read')).status).toBe(204);
+    expect((await client.post('/api/user/notifications/read', {})).status).toBe(204);
     const after = (await client.get('/api/user')).body.data.relationships;
     expect(after.unreadNotifications.data).toEqual([]);
     expect(after.readNotifications.data).toHaveLength(2);
@@ -60,7 +60,7 @@ describe('notifications', () => {
     const owner = await registerUser(server.url);
     const other = await registerUser(server.url);
     await notify(owner.user.id, 'Mine');
-    await other.client.post('/api/user/notifications/read');
+    await other.client.post('/api/user/notifications/read', {});
     await other.client.post('/api/user/notifications', { _method: 'delete' });
     expect((await other.client.get('/api/user')).body.data.relationships.unreadNotifications.data).toEqual([]);
     const mine = (await owner.client.get('/api/user')).body.data.relationships.unreadNotifications.data;
