@@ -72,7 +72,7 @@ describe('notifications', () => {
     const { client, user } = await registerUser(server.url);
     await notify(user.id, 'Kept');
     const anonymous = new Client(server.url);
-    expect((await anonymous.post('/api/user/notifications/read')).status).toBe(401);
+    expect((await anonymous.post('/api/user/notifications/read', {})).status).toBe(401);
     expect((await anonymous.post('/api/user/notifications', { _method: 'delete' })).status).toBe(401);
     expect((await anonymous.post('/api/user/notifications/read', {}, { bearer: 'cd_wrongwrongwrongwrongwrongwrongwr', origin: null, xrw: false })).status).toBe(401);
     const crossSite = await client.post('/api/user/notifications', { _method: 'delete' }, { origin: 'https://evil.example' });
