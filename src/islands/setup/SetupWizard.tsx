@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Check as CheckIcon } from 'lucide-react';
-import { loadTranslations, useT } from '../../stores/i18n.ts';
+import { useStore } from '@nanostores/react';
+import { $translations, loadTranslations, useT } from '../../stores/i18n.ts';
 import { call, SetupError, STEPS, type SetupState, type Step } from './api.ts';
 import { TokenGate } from './TokenGate.tsx';
 import { AdminSetupStep, AppSetupStep, DatabaseStep, EnvironmentStep, PurchaseCodeStep, StatusCheckStep, type StepProps } from './steps.tsx';
@@ -22,6 +23,7 @@ function stepFromPath(pathname: string): Step | null {
 /** SPEC §2 SetupWizard: /install and its six children, one step at a time, resumable after a reload. */
 export default function SetupWizard({ authorized: initiallyAuthorized, locale }: { authorized: boolean; locale: string }) {
   const t = useT();
+  const catalogue = useStore($translations);
   const [authorized, setAuthorized] = useState(initiallyAuthorized);
   const [state, setState] = useState<SetupState | null>(null);
   const [step, setStep] = useState<Step | null>(() => stepFromPath(location.pathname));
@@ -66,16 +68,18 @@ export default function SetupWizard({ authorized: initiallyAuthorized, locale }:
     if (i < STEPS.length - 1) go(STEPS[i + 1]!);
   };
 
+  const spinner = <div className="flex justify-center py-16" role="status"><span className="size-8 animate-spin rounded-full border-[3px] border-border border-t-brand" /></div>;
+  if (!catalogue) return spinner;
   if (!authorized) return <Frame t={t}><TokenGate onAccepted={() => setAuthorized(true)} /></Frame>;
   if (loadError) return <Frame t={t}><p className="notice-danger" role="alert">{loadError}</p></Frame>;
-  if (!state || !step) return <Frame t={t}><div className="flex justify-center py-16"><span className="size-8 animate-spin rounded-full border-[3px] border-border border-t-brand" /></div></Frame>;
+  if (!state || !step) return <Frame t={t}>{spinner}</Frame>;
 
   const View = STEP_VIEWS[step];
   const index = STEPS.indexOf(step);
   return (
     <Frame t={t}>
       <div className="grid gap-8 md:grid-cols-[220px_1fr]">
-        <nav aria-label={t('setup.steps')}>
+        <nav aria-label={t('setup.steps')} className="min-w-0">
           <ol className="flex gap-2 overflow-x-auto md:flex-col md:gap-1">
             {STEPS.map((s, i) => {
               const done = state.completed.includes(s);
@@ -100,7 +104,7 @@ export default function SetupWizard({ authorized: initiallyAuthorized, locale }:
             })}
           </ol>
         </nav>
-        <section className="card p-6 sm:p-8" aria-labelledby="step-title">
+        <section className="card min-w-0 p-6 sm:p-8" aria-labelledby="step-title">
           <p className="text-xs font-semibold uppercase tracking-wide text-muted">{t('setup.step_of', { n: index + 1, total: STEPS.length })}</p>
           <h1 id="step-title" className="mt-1 text-2xl font-bold tracking-tight">{t(`setup.step.${step.replaceAll('-', '_')}`)}</h1>
           <p className="mt-1.5 text-[15px] text-muted">{t(`setup.intro.${step.replaceAll('-', '_')}`)}</p>
