@@ -45,6 +45,7 @@ describe('a fresh instance', () => {
     const api = await new Client(server.url).post('/register', { name: 'X', email: 'x@example.test', password: 'password 1', password_confirmation: 'password 1' });
     expect(api.status).toBe(302);
     expect((await new Client(server.url).get('/api/user')).status).toBe(503);
+    expect((await new Client(server.url).request('/api/upload?filename=a.txt', { method: 'POST', body: 'x', headers: { 'Content-Type': 'application/octet-stream' } })).status).toBe(503);
     expect((await html(new Client(server.url), '/install')).status).toBe(200);
     expect((await html(new Client(server.url), '/setup-wizard/database')).status).toBe(200);
   });

@@ -182,6 +182,11 @@ describe('maintenance mode', () => {
     expect(res.status).toBe(503);
     expect(res.body.code).toBe('maintenance');
     expect((await new Client(env.server.url).post('/contact', valid)).status).toBe(503);
+    // The data plane too: downloads and uploads.
+    const upload = await client.request('/api/upload?filename=a.txt', { method: 'POST', body: 'bytes', headers: { 'Content-Type': 'application/octet-stream' } });
+    expect(upload.status).toBe(503);
+    expect(upload.headers.get('retry-after')).toBe('600');
+    expect((await client.get('/file/00000000-0000-0000-0000-000000000000')).status).toBe(503);
   });
 
   it('still lets the admin sign in and use everything', async () => {
@@ -189,6 +194,7 @@ describe('maintenance mode', () => {
     expect((await html(admin, '/')).status).toBe(200);
     expect((await html(admin, '/admin/dashboard')).status).toBe(200);
     expect((await admin.get('/api/user')).status).toBe(200);
+    expect((await admin.get('/file/00000000-0000-0000-0000-000000000000')).status).toBe(404);
   });
 
   it('sends visitors home from /temporary-unavailable once maintenance is over', async () => {
