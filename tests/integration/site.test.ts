@@ -30,6 +30,16 @@ describe('homepage and pages', () => {
     for (const slug of ['terms-of-service', 'privacy-policy', 'cookie-policy']) expect(res.text).toContain(`href="/page/${slug}"`);
   });
 
+  it('applies a brand colour only when it is a plain #rrggbb', async () => {
+    await putSetting(env.seed, 'brand_color', '#0a7c5a');
+    expect((await html(new Client(env.server.url), '/')).text).toContain('--brand:#0a7c5a');
+    await putSetting(env.seed, 'brand_color', 'red}</style><script>alert(1)</script>');
+    const res = await html(new Client(env.server.url), '/');
+    expect(res.text).not.toContain('alert(1)');
+    expect(res.text).not.toContain('--brand:red');
+    await putSetting(env.seed, 'brand_color', '');
+  });
+
   it.each(['terms-of-service', 'privacy-policy', 'cookie-policy'])('serves the seeded page %s', async (slug) => {
     const res = await html(new Client(env.server.url), `/page/${slug}`);
     expect(res.status).toBe(200);
@@ -112,6 +122,9 @@ describe('contact form', () => {
     const page = await html(client, '/contact-us');
     expect(page.text).toContain('The message field is required.');
     expect(page.text).toContain('value="Vera Visitor"');
+    // The message typed is kept when another field was refused.
+    await client.request('/contact', { method: 'POST', form: { ...valid, email: 'broken', message: 'Keep <this> text' }, headers: { Accept: 'text/html' }, xrw: false });
+    expect((await html(client, '/contact-us')).text).toContain('>Keep &lt;this&gt; text</textarea>');
   });
 
   describe('with the score-based bot check on', () => {
