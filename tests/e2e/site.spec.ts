@@ -24,6 +24,7 @@ const test = base.extend<object, { freshServer: RunningServer }>({
 });
 test.describe.configure({ mode: 'serial' });
 
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const ADMIN = { name: 'Ines Installer', email: 'ines@e2e-site.test', password: 'a long admin passphrase' };
 const setupToken = () => /"setup_token":"([^"]+)"/.exec(fresh.logs.find((l) => l.includes('setup_token')) ?? '')![1]!;
 const outbox = () => readFileSync(path.join(fresh.dataDir, 'mail', 'outbox.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
@@ -106,6 +107,10 @@ test('installs a fresh instance through the six wizard steps and lands signed in
   await page.getByLabel('App name').fill('E2E Drive');
   await page.getByLabel('Contact email').fill('contact@e2e-site.test');
   await page.getByLabel('Description').fill('The drive the browser tests install.');
+  // A logo upload fills the field with the image's path and shows it; cleared again to keep the built-in mark.
+  await page.getByLabel(/^Logo \(light\): Upload/).setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
+  await expect(page.getByLabel('Logo (light)', { exact: true })).toHaveValue(/^\/branding\/[0-9a-f]{32}\.png$/);
+  await page.getByLabel('Logo (light)', { exact: true }).fill('');
   await continueTo(page, 'admin-setup');
   await page.getByRole('button', { name: 'Back' }).click();
   await expect(page.getByLabel('App name')).toHaveValue('E2E Drive');

@@ -17,6 +17,13 @@ export function setupTokenFrom(logs: string[]): string {
 
 const html = (client: Client, p: string) => client.request(p, { method: 'GET', headers: { Accept: 'text/html' }, xrw: false });
 
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const logoForm = (bytes: Buffer, name = 'logo.png', type = 'image/png') => {
+  const form = new FormData();
+  form.append('logo', new Blob([new Uint8Array(bytes)], { type }), name);
+  return form;
+};
+
 const ENVIRONMENT = { storage_driver: 'local', mail_driver: 'log', mail_from_address: 'drive@example.test', mail_from_name: 'Drive' };
 const APP = { app_name: 'Acme Drive', app_description: 'Files for Acme.', contact_email: 'contact@example.test', registration_open: false, default_storage_gb: 2, subscription_type: 'none' };
 const ADMIN = { name: 'Ada Admin', email: 'ada@example.test', password: 'correct horse battery', password_confirmation: 'correct horse battery' };
@@ -74,6 +81,8 @@ describe('a fresh instance', () => {
       expect(res.status, p).toBe(409);
       expect(res.body.message).toMatch(/Complete the status-check step first/);
     }
+    const logo = await wizard.request('/api/setup/logo', { method: 'POST', body: logoForm(PNG), headers: { 'X-Setup-Token': token } });
+    expect(logo.status).toBe(409);
     expect((await state()).completed).toEqual([]);
   });
 
@@ -112,7 +121,24 @@ describe('a fresh instance', () => {
     expect((await step('app-setup', { ...APP, contact_email: 'bad email' })).status).toBe(422);
     expect((await step('app-setup', { ...APP, subscription_type: 'lifetime' })).status).toBe(422);
     expect((await step('app-setup', { ...APP, logo_horizontal: 'javascript:alert(1)' })).status).toBe(422);
-    expect((await step('app-setup', APP)).status).toBe(200);
+    // Logos: raster images only, small, behind the token.
+    const upload = (form: FormData, headers: Record<string, string> = { 'X-Setup-Token': token }) => new Client(server.url).request('/api/setup/logo', { method: 'POST', body: form, headers });
+    expect((await upload(logoForm(PNG), {})).status).toBe(401);
+    expect((await upload(logoForm(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'logo.svg', 'image/svg+xml'))).status).toBe(422);
+    expect((await upload(logoForm(Buffer.from('just text'), 'logo.png'))).status).toBe(422);
+    expect((await upload(logoForm(Buffer.concat([PNG, Buffer.alloc(600 * 1024)])))).status).toBe(413);
+    expect((await upload(new FormData())).status).toBe(422);
+    const uploaded = await upload(logoForm(PNG));
+    expect(uploaded.status).toBe(201);
+    const logoUrl: string = uploaded.body.data.url;
+    expect(logoUrl).toMatch(/^\/branding\/[0-9a-f]{32}\.png$/);
+    const served = await fetch(server.url + logoUrl);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
+    expect((await fetch(server.url + '/branding/..%2Fdatabase.sqlite')).status).toBe(404);
+
+    expect((await step('app-setup', { ...APP, logo_horizontal: logoUrl })).status).toBe(200);
 
     // Values are kept for going back and after a reload.
     const saved = await state();
@@ -147,6 +173,7 @@ describe('a fresh instance', () => {
     const home = await html(new Client(server.url), '/');
     expect(home.status).toBe(200);
     expect(home.text).toContain('Acme Drive');
+    expect(home.text).toMatch(/<img src="\/branding\/[0-9a-f]{32}\.png" alt="Acme Drive" height="32" width="160"/);
     expect(existsSync(path.join(server.dataDir, 'setup'))).toBe(false);
   });
 

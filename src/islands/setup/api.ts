@@ -47,3 +47,18 @@ export async function call<T>(method: 'GET' | 'POST', path: string, body?: Recor
   if (!res.ok) throw new SetupError(res.status, data.message ?? `Request failed (${res.status}).`, data.errors ?? {});
   return data;
 }
+
+/** Uploads a logo image; answers the path it is served at. */
+export async function uploadLogo(file: File): Promise<string> {
+  const form = new FormData();
+  form.append('logo', file);
+  let res: Response;
+  try {
+    res = await fetch('/api/setup/logo', { method: 'POST', credentials: 'same-origin', headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' }, body: form });
+  } catch {
+    throw new SetupError(0, 'The server could not be reached. Check that it is running and try again.');
+  }
+  const data = (await res.json().catch(() => ({}))) as { message?: string; errors?: Record<string, string[]>; data?: { url: string } };
+  if (!res.ok || !data.data) throw new SetupError(res.status, data.message ?? `Upload failed (${res.status}).`, data.errors ?? {});
+  return data.data.url;
+}

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { CircleAlert, CircleCheck, CircleX } from 'lucide-react';
 import { FormField } from '../../components/FormField.tsx';
 import { useT } from '../../stores/i18n.ts';
-import { call, type Check, type SetupState } from './api.ts';
+import { call, uploadLogo, type Check, type SetupState } from './api.ts';
 import { Checkbox, Select, StepForm, str, useStepForm } from './form.tsx';
 
 export interface StepProps {
@@ -180,6 +180,28 @@ export function AppSetupStep({ state, onSaved, onBack }: StepProps) {
   const text = (name: Exclude<keyof typeof form.values, 'registration_open'>, label: string, extra: Record<string, unknown> = {}) => (
     <FormField label={label} name={name} value={form.values[name]} onChange={(e) => form.set(name, e.target.value)} error={form.error(name)} {...extra} />
   );
+  const logo = (name: 'logo_horizontal' | 'logo_horizontal_dark', label: string) => (
+    <div className="mb-4">
+      <div className="[&>div]:mb-1.5">{text(name, label, { required: false, placeholder: 'https://… or /branding/…' })}</div>
+      <div className="flex items-center gap-3">
+        <label className="link cursor-pointer text-sm">
+          {t('setup.upload_logo')}
+          <input
+            type="file"
+            className="sr-only"
+            accept="image/png,image/jpeg,image/webp"
+            aria-label={`${label}: ${t('setup.upload_logo')}`}
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              e.target.value = '';
+              if (file) void form.run(async () => form.set(name, await uploadLogo(file)));
+            }}
+          />
+        </label>
+        {form.values[name] && <img src={form.values[name]} alt="" width={120} height={24} className={`h-6 w-auto max-w-[140px] rounded object-contain p-0.5 ${name === 'logo_horizontal_dark' ? 'bg-[#0f1115]' : 'bg-white'}`} />}
+      </div>
+    </div>
+  );
   return (
     <StepForm onSubmit={submit} onBack={onBack} busy={form.busy} message={form.message}>
       <div className="grid gap-x-4 sm:grid-cols-2">
@@ -188,8 +210,8 @@ export function AppSetupStep({ state, onSaved, onBack }: StepProps) {
       </div>
       {text('app_description', t('setup.app_description'), { required: false, maxLength: 300 })}
       <div className="grid gap-x-4 sm:grid-cols-2">
-        {text('logo_horizontal', t('setup.logo'), { required: false, placeholder: '/logo.svg' })}
-        {text('logo_horizontal_dark', t('setup.logo_dark'), { required: false, placeholder: '/logo-dark.svg' })}
+        {logo('logo_horizontal', t('setup.logo'))}
+        {logo('logo_horizontal_dark', t('setup.logo_dark'))}
         {text('default_storage_gb', t('setup.default_storage'), { inputMode: 'decimal' })}
         <Select label={t('setup.subscription_type')} value={form.values.subscription_type} onChange={(v) => form.set('subscription_type', v)} options={['none', 'fixed', 'metered'].map((v) => ({ value: v, label: t(`setup.subscription_${v}`) }))} error={form.error('subscription_type')} />
       </div>

@@ -35,7 +35,7 @@ export async function createHttpServer(ctx: AppContext): Promise<http.Server> {
     const data = findDataRoute(pathname, req.method ?? 'GET');
     if (data) {
       const handle = async () => {
-        const refusal = await dataPlaneRefusal(ctx, req);
+        const refusal = data.open ? null : await dataPlaneRefusal(ctx, req);
         if (!refusal) return data.handle(ctx, req, res, pathname);
         res.writeHead(refusal.status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...refusal.headers });
         res.end(JSON.stringify(refusal.body));

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { AppError, notFound, validationError } from '../http/errors.ts';
 import { mailerFor } from '../mail/mailer.ts';
 import { toMailConfig } from '../settings/mail.ts';
+import { storeLogo } from '../site/branding.ts';
 import { putSettings, type MailSettings, type Settings } from '../settings/service.ts';
 import { requiredChecksPass, runChecks, type Check } from './checks.ts';
 import { switchToPostgres } from './database.ts';
@@ -69,6 +70,12 @@ export async function sendTestMail(ctx: AppContext, env: z.infer<typeof Environm
 export async function saveAppSetup(ctx: AppContext, input: z.infer<typeof AppSetupInput>): Promise<void> {
   await requireReached(ctx, 'app-setup');
   await saveStep(ctx.config.dataDir, 'app-setup', input);
+}
+
+/** A logo for the app-setup step, stored at once; the step's form then refers to its path. */
+export async function uploadSetupLogo(ctx: AppContext, file: unknown): Promise<string> {
+  await requireReached(ctx, 'app-setup');
+  return storeLogo(ctx, file);
 }
 
 let finishing: Promise<unknown> | null = null;
