@@ -15,7 +15,7 @@ export async function openDatabase(database: Config['database']): Promise<DB> {
     const { default: pg } = await import('pg');
     // Integers beyond 2^31 (bigint counts, sums of sizes) come back as numbers, not strings.
     pg.types.setTypeParser(20, (v) => Number(v));
-    const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    const pool = new pg.Pool({ connectionString: database.url, max: 10, connectionTimeoutMillis: 10_000 });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const { default: SQLite } = await import('better-sqlite3');

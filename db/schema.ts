@@ -16,6 +16,7 @@ export interface Database {
   favourites: FavouritesTable;
   notifications: NotificationsTable;
   remote_uploads: RemoteUploadsTable;
+  pages: PagesTable;
 }
 
 export type Role = 'admin' | 'user';
@@ -76,6 +77,16 @@ export interface RateLimitsTable {
   key: string;
   count: number;
   reset_at: string;
+}
+
+/** A public page at /page/:slug (terms, privacy, ...): Markdown, rendered with raw HTML disabled. */
+export interface PagesTable {
+  slug: string;
+  title: string;
+  content: string;
+  visible: number;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface SettingsTable {

@@ -5,6 +5,9 @@ import { isSameOrigin, isUnsafe } from './server/http/csrf.ts';
 import { json } from './server/http/endpoint.ts';
 import { isAuthArea } from './server/http/redirects.ts';
 import { resolveLocale } from './server/i18n/locales.ts';
+import { isSetupPath } from './server/setup/paths.ts';
+import { installationState } from './server/setup/state.ts';
+import { maintenanceFor } from './server/site/maintenance.ts';
 
 /** Identity, CSRF and the route guard, for every page and endpoint Astro serves. */
 export const onRequest = defineMiddleware(async (context, next) => {
@@ -45,6 +48,28 @@ export const onRequest = defineMiddleware(async (context, next) => {
   }
 
   locals.locale = await resolveLocale(ctx, request, cookies);
+
+  const path = url.pathname;
+  const api = path.startsWith('/api/');
+  if ((await installationState(ctx)) === 'installation-needed') {
+    if (!isSetupPath(path) && !path.startsWith('/translations/') && path !== '/404') {
+      if (api) return json({ message: 'This instance is not installed yet: finish the setup wizard first.', code: 'installation_needed' }, 503);
+      return context.redirect('/setup-wizard/status-check', 302);
+    }
+  } else {
+    // The wizard and its API never come back once installed: no second admin takeover.
+    if (isSetupPath(path)) return api ? json({ message: 'Not found.' }, 404) : withSecurityHeaders(await next('/404'));
+    const maintenance = await maintenanceFor(ctx, path, locals.user);
+    if (maintenance) {
+      const headers = { 'Retry-After': String(maintenance.retryAfter) };
+      if (api) return json({ message: 'The service is temporarily unavailable for maintenance.', code: 'maintenance' }, 503, headers);
+      const page = await next('/temporary-unavailable');
+      const pageHeaders = new Headers(page.headers);
+      pageHeaders.set('Retry-After', headers['Retry-After']);
+      pageHeaders.set('Cache-Control', 'no-store');
+      return withSecurityHeaders(new Response(page.body, { status: 503, headers: pageHeaders }));
+    }
+  }
 
   if (isAuthArea(url.pathname) && (request.method === 'GET' || request.method === 'HEAD')) {
     if (!locals.user) return context.redirect(`/sign-in?redirect=${encodeURIComponent(url.pathname + url.search)}`, 302);

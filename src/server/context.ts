@@ -5,6 +5,7 @@ import type { Config } from './config/env.ts';
 import { createEventBus, type EventBus } from './events/bus.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
+import { storedMailConfig } from './settings/mail.ts';
 
 export interface Clock {
   now(): Date;
@@ -23,13 +24,14 @@ export interface AppContext {
 
 export async function createContext(config: Config, overrides: Partial<AppContext> = {}): Promise<AppContext> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
-  return {
+  const ctx: AppContext = {
     config,
     logger,
     db: overrides.db ?? (await openDatabase(config.database)),
     blobs: overrides.blobs ?? createLocalBlobStore(path.join(config.dataDir, 'blobs')),
     events: overrides.events ?? createEventBus(),
-    mailer: overrides.mailer ?? (await createMailer(config, logger)),
+    mailer: overrides.mailer ?? (await createMailer(config, logger, () => storedMailConfig(ctx))),
     clock: overrides.clock ?? { now: () => new Date() },
   };
+  return ctx;
 }

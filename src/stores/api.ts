@@ -15,7 +15,15 @@ export class ApiError extends Error {
 
 type Body = Record<string, unknown> | FormData | undefined;
 
+// Set while signing out: a request that was still in flight then answers 401, and must not send
+// the user to sign-in instead of the homepage the sign-out is going to.
+let signingOut = false;
+export function markSigningOut(): void {
+  signingOut = true;
+}
+
 export function signInAgain(): void {
+  if (signingOut) return;
   const back = location.pathname + location.search;
   location.assign(`/sign-in?redirect=${encodeURIComponent(back)}`);
 }

@@ -1,10 +1,11 @@
-import { api } from './api.ts';
+import { api, markSigningOut } from './api.ts';
 import { $loggingOut } from './ui.ts';
 
 export const LOGOUT_NOTICE_DELAY_MS = 300;
 
 /** Signs out; the "Logging Out / Wait a second" notice shows if it takes longer than 300 ms. */
 export async function logout(): Promise<void> {
+  markSigningOut();
   const timer = setTimeout(() => $loggingOut.set(true), LOGOUT_NOTICE_DELAY_MS);
   try {
     await api.post('/logout');

@@ -6,6 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
+import { migrateToLatest, openDatabase } from '../../db/index.ts';
+import { loadConfig } from '../../src/server/config/env.ts';
+import { markInstalled } from '../../src/server/setup/state.ts';
 
 export type TestDb = 'sqlite' | 'postgres';
 
@@ -62,7 +65,7 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
  * Starts the built product (`node src/main.ts`) on a free port with a fresh data dir and database;
  * with `reuse`, on a killed server's port, data dir and database (a restart), taking over its cleanup.
  */
-export async function startServer(options: { db?: TestDb; env?: Record<string, string>; reuse?: RunningServer } = {}): Promise<RunningServer> {
+export async function startServer(options: { db?: TestDb; env?: Record<string, string>; reuse?: RunningServer; installed?: boolean } = {}): Promise<RunningServer> {
   const reuse = options.reuse;
   const db = reuse?.db ?? options.db ?? ((process.env.TEST_DB as TestDb | undefined) ?? 'sqlite');
   const dataDir = reuse?.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'cd-test-')));
@@ -82,6 +85,8 @@ export async function startServer(options: { db?: TestDb; env?: Record<string, s
     ...options.env,
   };
   delete env.NODE_OPTIONS;
+  // Tests get an installed instance unless they ask for a fresh one (the setup wizard's tests).
+  if (!reuse && options.installed !== false) await markDataInstalled(dataDir, pgDb?.url);
   const child = spawn(process.execPath, ['src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -114,6 +119,18 @@ export async function startServer(options: { db?: TestDb; env?: Record<string, s
     },
     cleanup,
   };
+}
+
+/** Migrates the new server's database and marks it installed, as the setup wizard would have. */
+async function markDataInstalled(dataDir: string, databaseUrl: string | undefined): Promise<void> {
+  const config = await loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }, dataDir);
+  const db = await openDatabase(config.database);
+  try {
+    await migrateToLatest(db);
+    await markInstalled(db);
+  } finally {
+    await db.destroy();
+  }
 }
 
 async function waitForListening(child: ChildProcess, logs: string[], exited: Promise<number | null>): Promise<void> {

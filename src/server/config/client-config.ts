@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { getSettings } from '../settings/service.ts';
-import { countAdmins } from '../users/queries.ts';
+import { installationState } from '../setup/state.ts';
 
 /** Human-readable byte size for limits shown to users. */
 export function formatBytes(bytes: number): string {
@@ -15,7 +15,7 @@ export function formatBytes(bytes: number): string {
 export async function buildClientConfig(ctx: AppContext, locals: { user: unknown; locale: string }) {
   const s = await getSettings(ctx);
   return {
-    installation: (await countAdmins(ctx)) > 0 ? 'installation-done' : 'installation-needed',
+    installation: await installationState(ctx),
     locale: locals.locale,
     defaultThemeMode: s.default_theme_mode,
     subscriptionType: s.subscription_type,

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -25,6 +25,7 @@ const EnvSchema = z.object({
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(8).optional(),
   ADMIN_NAME: z.string().min(1).max(120).default('Admin'),
+  APP_NAME: z.string().trim().min(1).max(60).optional(),
   UPLOAD_EXPIRY_SECONDS: z.coerce.number().int().min(1).default(24 * 60 * 60),
   UPLOAD_SWEEP_SECONDS: z.coerce.number().int().min(1).default(60 * 60),
 });
@@ -38,6 +39,8 @@ export interface Config {
   secureCookies: boolean;
   dataDir: string;
   database: { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
+  /** Where the database choice came from: DATABASE_URL, the setup wizard's DATA_DIR/database.url, or the default. */
+  databaseSource: 'env' | 'data-dir' | 'default';
   /** Behind one reverse proxy: the client address is the last X-Forwarded-For entry. */
   trustProxy: boolean;
   logLevel: Env['LOG_LEVEL'];
@@ -51,6 +54,8 @@ export interface Config {
     from: { address: string; name: string };
   };
   bootstrapAdmin: { email: string; password: string; name: string } | null;
+  /** APP_NAME: the app name an unattended first start (ADMIN_EMAIL + ADMIN_PASSWORD) installs with. */
+  bootstrapAppName: string | null;
   uploads: {
     /** An unfinished tus upload is removed this long after it was created. */
     expiryMs: number;
@@ -83,7 +88,8 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = 
 function toConfig(env: Env, cwd: string): Config {
   const dataDir = path.resolve(cwd, env.DATA_DIR);
   const appUrl = new URL(env.APP_URL ?? `http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT}`);
-  const url = env.DATABASE_URL;
+  const stored = env.DATABASE_URL ? undefined : readStoredDatabaseUrl(dataDir);
+  const url = env.DATABASE_URL ?? stored;
   const database: Config['database'] =
     url && /^postgres(ql)?:\/\//.test(url)
       ? { dialect: 'postgres', url }
@@ -95,6 +101,7 @@ function toConfig(env: Env, cwd: string): Config {
     secureCookies: appUrl.protocol === 'https:',
     dataDir,
     database,
+    databaseSource: env.DATABASE_URL ? 'env' : stored ? 'data-dir' : 'default',
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     logLevel: env.LOG_LEVEL,
     mail: {
@@ -107,6 +114,18 @@ function toConfig(env: Env, cwd: string): Config {
       from: { address: env.MAIL_FROM_ADDRESS, name: env.MAIL_FROM_NAME },
     },
     bootstrapAdmin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD, name: env.ADMIN_NAME } : null,
+    bootstrapAppName: env.APP_NAME ?? null,
     uploads: { expiryMs: env.UPLOAD_EXPIRY_SECONDS * 1000, sweepMs: env.UPLOAD_SWEEP_SECONDS * 1000 },
   };
+}
+
+/** The file the setup wizard (or `npm run setup -- --database-url`) writes the chosen PostgreSQL URL to. */
+export const storedDatabaseUrlFile = (dataDir: string) => path.join(dataDir, 'database.url');
+
+function readStoredDatabaseUrl(dataDir: string): string | undefined {
+  const file = storedDatabaseUrlFile(dataDir);
+  if (!existsSync(file)) return undefined;
+  const url = readFileSync(file, 'utf8').trim();
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new ConfigError(`Invalid configuration:\n  ${file}: must hold a postgres:// URL`);
+  return url;
 }

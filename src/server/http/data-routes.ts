@@ -7,6 +7,7 @@ import { isFileRequest, serveFile } from '../downloads/file.ts';
 import { isZipRequest, serveZip } from '../downloads/zip.ts';
 import { isThumbnailRequest, serveThumbnail } from '../previews/route.ts';
 import { isAvatarRequest, serveAvatar } from './avatars.ts';
+import { isBrandingRequest, serveBranding } from '../site/branding.ts';
 
 /**
  * The data plane's routes: requests whose bytes we stream ourselves (with backpressure) instead of
@@ -17,9 +18,12 @@ export interface DataRoute {
   name: string;
   match: (pathname: string, method: string) => boolean;
   handle: (ctx: AppContext, req: IncomingMessage, res: ServerResponse, pathname: string) => Promise<void>;
+  /** Served even before installation and during maintenance (the logos those pages show). */
+  open?: boolean;
 }
 
 export const DATA_ROUTES: DataRoute[] = [
+  { name: 'branding', match: (p) => isBrandingRequest(p), handle: serveBranding, open: true },
   { name: 'avatars', match: (p) => isAvatarRequest(p), handle: serveAvatar },
   { name: 'upload', match: (p) => p === '/api/upload', handle: (ctx, req, res) => handlePlainUpload(ctx, req, res) },
   { name: 'upload-tus', match: (p) => isTusRequest(p), handle: handleTus },

@@ -120,9 +120,10 @@ async function readBody(request: Request): Promise<Body> {
 /** Fields a form may show again after a refusal; never passwords or tokens. */
 function oldInput(body: Body): Record<string, string> {
   const old: Record<string, string> = {};
-  for (const key of ['name', 'email']) {
+  // A message (the contact form) only when short: the flash travels in a cookie of at most 4 KB.
+  for (const [key, max] of [['name', 255], ['email', 255], ['message', 1000]] as const) {
     const value = body[key];
-    if (typeof value === 'string' && value.length <= 255) old[key] = value;
+    if (typeof value === 'string' && value.length <= max) old[key] = value;
   }
   return old;
 }

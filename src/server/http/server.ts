@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { AppContext } from '../context.ts';
 import { findDataRoute } from './data-routes.ts';
 import { staticAssets } from './static.ts';
+import { dataPlaneRefusal } from '../site/maintenance.ts';
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (() => void) | undefined, locals: object) => Promise<void>;
 
@@ -32,7 +33,15 @@ export async function createHttpServer(ctx: AppContext): Promise<http.Server> {
       else res.destroy();
     };
     const data = findDataRoute(pathname, req.method ?? 'GET');
-    if (data) return void data.handle(ctx, req, res, pathname).catch(fail);
+    if (data) {
+      const handle = async () => {
+        const refusal = data.open ? null : await dataPlaneRefusal(ctx, req);
+        if (!refusal) return data.handle(ctx, req, res, pathname);
+        res.writeHead(refusal.status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...refusal.headers });
+        res.end(JSON.stringify(refusal.body));
+      };
+      return void handle().catch(fail);
+    }
     // Astro renders an unmatched path without our locals; render our own 404 page instead.
     const notFoundPage = () => {
       if (pathname.startsWith('/api/')) {

@@ -29,10 +29,42 @@ export const SETTING_DEFAULTS = {
   paystack_public_key: '',
   paypal_client_id: '',
   social_login: { facebook: false, google: false, github: false },
-  logo_horizontal: '/logo-horizontal.svg',
-  logo_horizontal_dark: '/logo-horizontal-dark.svg',
+  /** Logo images (a path on this site or an https:// address); empty shows the built-in mark and the app name. */
+  logo_horizontal: '',
+  logo_horizontal_dark: '',
+  /** Where the contact form's messages go; empty means the first admin's address. */
   contact_email: '',
+  /** The homepage (SPEC §2 Homepage), edited in the admin area later; empty uses the built-in texts in the visitor's language. */
+  home_title: '',
+  home_subtitle: '',
+  /** Feature cards: icon is one of upload, share, team, shield, folder, file, image. Empty: the built-in four. */
+  home_features: [] as { icon: string; title: string; text: string }[],
+  /** A `#rrggbb` colour replacing the brand colour of the token sheet; empty keeps the default. */
+  brand_color: '',
+  /** Maintenance mode: every non-admin route answers 503 with the temporary-unavailable page. */
+  maintenance_mode: false,
+  maintenance_retry_after_seconds: 3600,
+  /** Secret for the score-based bot check (verified server-side); `allowed_recaptcha` switches it on. */
+  recaptcha_secret: '',
+  recaptcha_verify_url: 'https://www.google.com/recaptcha/api/siteverify',
+  recaptcha_min_score: 0.5,
+  /** Mail driver chosen in the setup wizard; null uses the MAIL_* environment. */
+  mail: null as MailSettings | null,
+  storage_driver: 'local' as 'local',
+  license_accepted_at: '',
+  purchase_code: '',
 };
+
+export interface MailSettings {
+  driver: 'smtp' | 'mailgun' | 'ses' | 'postmark' | 'log';
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  encryption: 'tls' | 'ssl' | 'none';
+  from_address: string;
+  from_name: string;
+}
 
 export type Settings = typeof SETTING_DEFAULTS;
 export type SettingKey = keyof Settings;
@@ -50,6 +82,16 @@ export async function getSettings(ctx: AppContext): Promise<Settings> {
     }
   }
   return settings as Settings;
+}
+
+/** Writes several settings at once, atomically. */
+export async function putSettings(ctx: AppContext, values: Partial<Settings>): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    for (const [key, value] of Object.entries(values)) {
+      const json = JSON.stringify(value);
+      await trx.insertInto('settings').values({ key, value: json }).onConflict((oc) => oc.column('key').doUpdateSet({ value: json })).execute();
+    }
+  });
 }
 
 export async function putSetting<K extends SettingKey>(ctx: AppContext, key: K, value: Settings[K]): Promise<void> {

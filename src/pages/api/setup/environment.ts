@@ -1,0 +1,13 @@
+import { publicRoute } from '../../../server/http/endpoint.ts';
+import { validate } from '../../../server/http/validate.ts';
+import { requireSetupAccess } from '../../../server/setup/access.ts';
+import { EnvironmentInput } from '../../../server/setup/schemas.ts';
+import { saveEnvironment, setupView } from '../../../server/setup/service.ts';
+
+export const ALL = publicRoute({
+  POST: async ({ ctx, body, astro, ip }) => {
+    await requireSetupAccess(astro, ip);
+    await saveEnvironment(ctx, validate(EnvironmentInput, body));
+    return { data: await setupView(ctx) };
+  },
+});

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { emailField, nameField, passwordField } from '../auth/schemas.ts';
+
+const flag = z.union([z.boolean(), z.enum(['on', 'true', '1', 'false', '0', ''])]).transform((v) => v === true || v === 'on' || v === 'true' || v === '1');
+const text = (max: number, field: string) => z.string({ error: `The ${field} field is required.` }).trim().max(max, `The ${field} may not be greater than ${max} characters.`);
+
+export const SetupTokenInput = z.object({ token: z.string({ error: 'The setup token is required.' }).trim().min(1, 'The setup token is required.').max(200) });
+
+export const PurchaseCodeInput = z.object({
+  accept_license: flag.refine((v) => v, 'You must accept the licence to install.'),
+  purchase_code: text(100, 'purchase code')
+    .regex(/^[A-Za-z0-9-]*$/, 'The purchase code may only contain letters, digits and dashes.')
+    .optional()
+    .default(''),
+});
+
+export const DatabaseInput = z.discriminatedUnion('driver', [
+  z.object({ driver: z.literal('embedded') }),
+  z.object({
+    driver: z.literal('postgres'),
+    database_url: z
+      .string({ error: 'The database URL field is required.' })
+      .trim()
+      .max(1000)
+      .regex(/^postgres(ql)?:\/\/[^\s]+$/, 'The database URL must look like postgres://user:password@host:5432/database.'),
+  }),
+], { error: 'Choose the embedded database or PostgreSQL.' });
+
+export const MAIL_DRIVERS = ['smtp', 'mailgun', 'ses', 'postmark', 'log'] as const;
+export const MAIL_ENCRYPTIONS = ['tls', 'ssl', 'none'] as const;
+
+export const EnvironmentInput = z
+  .object({
+    storage_driver: z.enum(['local'], { error: 'Only local storage is available for now.' }).default('local'),
+    mail_driver: z.enum(MAIL_DRIVERS, { error: `The mail driver must be one of ${MAIL_DRIVERS.join(', ')}.` }),
+    mail_host: text(255, 'mail host').default(''),
+    mail_port: z.coerce.number({ error: 'The mail port must be a number.' }).int('The mail port must be a whole number.').min(1, 'The mail port must be between 1 and 65535.').max(65535, 'The mail port must be between 1 and 65535.').default(587),
+    mail_username: text(255, 'mail username').default(''),
+    mail_password: z.string().max(255, 'The mail password may not be greater than 255 characters.').default(''),
+    mail_encryption: z.enum(MAIL_ENCRYPTIONS, { error: 'The encryption must be tls, ssl or none.' }).default('tls'),
+    mail_from_address: emailField,
+    mail_from_name: text(120, 'sender name').min(1, 'The sender name field is required.'),
+  })
+  .refine((v) => v.mail_driver === 'log' || /^[A-Za-z0-9.-]+$/.test(v.mail_host), { message: 'The mail host must be a host name or address.', path: ['mail_host'] });
+
+export const TestMailInput = z.object({ test_email: emailField });
+
+const logoUrl = text(500, 'logo')
+  .refine((v) => v === '' || /^\/[A-Za-z0-9._~\/-]*$/.test(v) || /^https:\/\/[^\s"'<>]+$/.test(v), 'A logo must be a path on this site (/logo.svg) or an https:// address.')
+  .default('');
+
+export const AppSetupInput = z.object({
+  app_name: text(60, 'app name').min(1, 'The app name field is required.'),
+  app_description: text(300, 'description').default(''),
+  contact_email: emailField,
+  registration_open: flag.default(true),
+  default_storage_gb: z.coerce.number({ error: 'The default storage must be a number of GB.' }).min(0, 'The default storage may not be negative.').max(1_000_000, 'The default storage is too large.'),
+  subscription_type: z.enum(['none', 'fixed', 'metered'], { error: 'The subscription type must be none, fixed or metered.' }),
+  logo_horizontal: logoUrl,
+  logo_horizontal_dark: logoUrl,
+});
+
+const COMMON_PASSWORDS = new Set(['password', 'password1', 'password123', '1234567890', '12345678', '123456789', 'qwertyuiop', 'administrator', 'letmein123', 'changeme', 'iloveyou', 'welcome123', 'admin12345', 'adminadmin']);
+
+/** The first admin holds the keys to the instance: a longer, less guessable password than a user's. */
+export const AdminSetupInput = z
+  .object({ name: nameField, email: emailField, password: passwordField, password_confirmation: z.string({ error: 'The password confirmation field is required.' }).max(128) })
+  .refine((v) => v.password === v.password_confirmation, { message: 'The password confirmation does not match.', path: ['password_confirmation'] })
+  .superRefine((v, c) => {
+    const weak = (message: string) => c.addIssue({ code: 'custom', message, path: ['password'] });
+    const lower = v.password.toLowerCase();
+    if (v.password.length < 10) weak('The admin password must be at least 10 characters.');
+    else if (COMMON_PASSWORDS.has(lower) || new Set(lower).size < 5) weak('The admin password is too easy to guess.');
+    else if (lower.includes(v.email.split('@')[0]!) && v.email.split('@')[0]!.length >= 4) weak('The admin password must not contain your email address.');
+  });

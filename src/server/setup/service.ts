@@ -1,0 +1,140 @@
+import type { z } from 'zod';
+import { createUser } from '../auth/service.ts';
+import { createSession, type Session, type User } from '../auth/sessions.ts';
+import type { AppContext } from '../context.ts';
+import { AppError, notFound, validationError } from '../http/errors.ts';
+import { mailerFor } from '../mail/mailer.ts';
+import { toMailConfig } from '../settings/mail.ts';
+import { storeLogo } from '../site/branding.ts';
+import { putSettings, type MailSettings, type Settings } from '../settings/service.ts';
+import { requiredChecksPass, runChecks, type Check } from './checks.ts';
+import { switchToPostgres } from './database.ts';
+import { nextStep, readProgress, saveStep, SETUP_STEPS, type SetupProgress, type SetupStep } from './progress.ts';
+import type { AdminSetupInput, AppSetupInput, DatabaseInput, EnvironmentInput, PurchaseCodeInput, TestMailInput } from './schemas.ts';
+import { installationState, markInstalled } from './state.ts';
+import { removeSetupFiles } from './token.ts';
+
+export interface SetupView extends SetupProgress {
+  next: SetupStep;
+  database: { dialect: 'sqlite' | 'postgres'; fromEnvironment: boolean };
+}
+
+export async function setupView(ctx: AppContext): Promise<SetupView> {
+  const progress = await readProgress(ctx.config.dataDir);
+  return { ...progress, next: nextStep(progress), database: { dialect: ctx.config.database.dialect, fromEnvironment: ctx.config.databaseSource === 'env' } };
+}
+
+/** A step may be saved once every step before it is: no skipping ahead. */
+async function requireReached(ctx: AppContext, step: SetupStep): Promise<SetupProgress> {
+  const progress = await readProgress(ctx.config.dataDir);
+  const missing = SETUP_STEPS.slice(0, SETUP_STEPS.indexOf(step)).find((s) => !progress.completed.includes(s));
+  if (missing) throw new AppError(409, `Complete the ${missing} step first.`, { code: 'setup_step_out_of_order' });
+  return progress;
+}
+
+export async function completeStatusCheck(ctx: AppContext): Promise<{ checks: Check[] }> {
+  const checks = await runChecks(ctx);
+  if (!requiredChecksPass(checks)) throw new AppError(422, 'Some required checks fail: fix them, then check again.', { code: 'setup_checks_failed' });
+  await saveStep(ctx.config.dataDir, 'status-check', {});
+  return { checks };
+}
+
+export async function savePurchaseCode(ctx: AppContext, input: z.infer<typeof PurchaseCodeInput>): Promise<void> {
+  await requireReached(ctx, 'purchase-code');
+  await saveStep(ctx.config.dataDir, 'purchase-code', { accept_license: true, purchase_code: input.purchase_code, accepted_at: ctx.clock.now().toISOString() });
+}
+
+export async function saveDatabase(ctx: AppContext, input: z.infer<typeof DatabaseInput>): Promise<void> {
+  await requireReached(ctx, 'database');
+  if (input.driver === 'postgres') await switchToPostgres(ctx, input.database_url);
+  // The URL holds a password and is already in DATA_DIR/database.url: the progress keeps only the choice.
+  await saveStep(ctx.config.dataDir, 'database', { driver: input.driver });
+}
+
+export async function saveEnvironment(ctx: AppContext, input: z.infer<typeof EnvironmentInput>): Promise<void> {
+  await requireReached(ctx, 'environment');
+  await saveStep(ctx.config.dataDir, 'environment', input);
+}
+
+/** Sends a test email with the mail settings on the environment step's form; a refusal names the reason. */
+export async function sendTestMail(ctx: AppContext, env: z.infer<typeof EnvironmentInput>, input: z.infer<typeof TestMailInput>): Promise<void> {
+  await requireReached(ctx, 'environment');
+  const mailer = await mailerFor(toMailConfig(mailSettings(env)), ctx.config.dataDir, ctx.logger);
+  try {
+    await mailer.send({ to: input.test_email, subject: 'Test email from the setup wizard', text: 'Your mail settings work: this message came through them.' });
+  } catch (error) {
+    throw new AppError(422, `The test email could not be sent: ${error instanceof Error ? error.message.slice(0, 300) : 'unknown error'}`, { code: 'setup_mail_failed' });
+  }
+}
+
+export async function saveAppSetup(ctx: AppContext, input: z.infer<typeof AppSetupInput>): Promise<void> {
+  await requireReached(ctx, 'app-setup');
+  await saveStep(ctx.config.dataDir, 'app-setup', input);
+}
+
+/** A logo for the app-setup step, stored at once; the step's form then refers to its path. */
+export async function uploadSetupLogo(ctx: AppContext, file: unknown): Promise<string> {
+  await requireReached(ctx, 'app-setup');
+  return storeLogo(ctx, file);
+}
+
+let finishing: Promise<unknown> | null = null;
+
+/**
+ * The last step: the first admin, every saved setting, then `installation-done`. Validated before
+ * anything is written; one at a time, and never once installed.
+ */
+export async function finishInstallation(ctx: AppContext, input: z.infer<typeof AdminSetupInput>): Promise<{ user: User; token: string; session: Session }> {
+  if (finishing) throw new AppError(409, 'The installation is already finishing.');
+  const run = (async () => {
+    if ((await installationState(ctx)) === 'installation-done') throw notFound();
+    const progress = await requireReached(ctx, 'admin-setup');
+    await putSettings(ctx, settingsFromProgress(progress));
+    const user = await createUser(ctx, { name: input.name, email: input.email, password: input.password, role: 'admin', verified: true });
+    await markInstalled(ctx.db);
+    await removeSetupFiles(ctx.config.dataDir);
+    ctx.logger.info({ email: user.email }, 'installation done: admin account created');
+    const { token, session } = await createSession(ctx, user.id, true);
+    return { user, token, session };
+  })();
+  finishing = run;
+  try {
+    return await run;
+  } finally {
+    finishing = null;
+  }
+}
+
+function mailSettings(env: z.infer<typeof EnvironmentInput>): MailSettings {
+  return {
+    driver: env.mail_driver,
+    host: env.mail_host,
+    port: env.mail_port,
+    username: env.mail_username,
+    password: env.mail_password,
+    encryption: env.mail_encryption,
+    from_address: env.mail_from_address,
+    from_name: env.mail_from_name,
+  };
+}
+
+function settingsFromProgress(progress: SetupProgress): Partial<Settings> {
+  const licence = progress.values['purchase-code'] as { purchase_code: string; accepted_at: string } | undefined;
+  const env = progress.values.environment as z.infer<typeof EnvironmentInput> | undefined;
+  const app = progress.values['app-setup'] as z.infer<typeof AppSetupInput> | undefined;
+  if (!licence || !env || !app) throw validationError({ _: ['The saved wizard steps are incomplete: go back and save them again.'] });
+  return {
+    license_accepted_at: licence.accepted_at,
+    purchase_code: licence.purchase_code,
+    storage_driver: env.storage_driver,
+    mail: mailSettings(env),
+    app_name: app.app_name,
+    app_description: app.app_description,
+    contact_email: app.contact_email,
+    registration_open: app.registration_open,
+    default_storage_limit_bytes: Math.round(app.default_storage_gb * 1024 ** 3),
+    subscription_type: app.subscription_type,
+    ...(app.logo_horizontal ? { logo_horizontal: app.logo_horizontal } : {}),
+    ...(app.logo_horizontal_dark ? { logo_horizontal_dark: app.logo_horizontal_dark } : {}),
+  };
+}
