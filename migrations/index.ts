@@ -3,6 +3,7 @@ import * as accounts from './20261123090000_accounts.ts';
 import * as items from './20261123100000_items.ts';
 import * as uploads from './20261124090000_uploads.ts';
 import * as thumbnails from './20261124120000_thumbnails.ts';
+import * as shares from './20261125090000_shares.ts';
 
 /**
  * Every migration, imported statically: a folder scan at run time breaks once Vite bundles the
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '20261123100000_items': items,
   '20261124090000_uploads': uploads,
   '20261124120000_thumbnails': thumbnails,
+  '20261125090000_shares': shares,
 };

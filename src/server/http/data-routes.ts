@@ -6,6 +6,7 @@ import { handleTus, isTusRequest } from '../uploads/tus.ts';
 import { isFileRequest, serveFile } from '../downloads/file.ts';
 import { isZipRequest, serveZip } from '../downloads/zip.ts';
 import { isThumbnailRequest, serveThumbnail } from '../previews/route.ts';
+import { handleSharedUpload, isSharedUploadRequest } from '../sharing/data-plane.ts';
 import { isAvatarRequest, serveAvatar } from './avatars.ts';
 
 /**
@@ -27,6 +28,7 @@ export const DATA_ROUTES: DataRoute[] = [
   { name: 'file download', match: isFileRequest, handle: serveFile },
   { name: 'thumbnails', match: isThumbnailRequest, handle: serveThumbnail },
   { name: 'zip download', match: isZipRequest, handle: serveZip },
+  { name: 'shared upload', match: (p) => isSharedUploadRequest(p), handle: handleSharedUpload },
 ];
 
 export function findDataRoute(pathname: string, method: string): DataRoute | undefined {
