@@ -334,3 +334,28 @@ describe('share links: an editor', () => {
     expect((await guest.post(`/api/editor/create-folder/${token}`, { name: 'Two' })).status).toBe(403);
   });
 });
+
+describe('share links: public pages', () => {
+  const page = (p: string, client: Client) => client.request(p, { headers: { Accept: 'text/html' } });
+
+  it('serves the share pages with a social card, and 404 for dead links and unknown paths', async () => {
+    const { guest, token, owner } = await sharedTree();
+    const res = await page(`/share/${token}/files`, guest);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('<meta property="og:title" content="Shared');
+    for (const p of [`/share/${token}/file`, `/share/${token}/authenticate`]) expect((await page(p, guest)).status).toBe(200);
+    expect((await page(`/share/${token}/elsewhere`, guest)).status).toBe(404);
+    expect((await page(`/share/${'c'.repeat(39)}/files`, guest)).status).toBe(404);
+    await owner.client.post('/api/share/revoke', { _method: 'delete', tokens: [token] });
+    expect((await page(`/share/${token}/files`, guest)).status).toBe(404);
+  });
+
+  it('says nothing about a protected link’s item, even to a browser that unlocked it', async () => {
+    const { guest, token } = await sharedTree({ password: 'pw' });
+    const locked = await page(`/share/${token}/files`, guest);
+    expect(locked.status).toBe(200);
+    expect(locked.text).not.toContain('Shared ·');
+    await guest.post(`/api/browse/authenticate/${token}`, { password: 'pw' });
+    expect((await page(`/share/${token}/files`, guest)).text).not.toContain('og:image');
+  });
+});

@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { ArrowDown, ArrowUp } from 'lucide-react';
+import { ArrowDown, ArrowUp, Link2 } from 'lucide-react';
 import {
   $multiSelectMode,
   $selection,
@@ -264,8 +264,9 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
           {check && <span className="absolute top-2.5 left-2.5">{check}</span>}
           <ItemIcon item={item} size="lg" />
           <div className="w-full min-w-0">
-            <p id={`item-${item.id}-name`} className="truncate text-sm font-semibold">
-              {a.name}
+            <p id={`item-${item.id}-name`} className="flex items-center justify-center gap-1 truncate text-sm font-semibold">
+              <span className="truncate">{a.name}</span>
+              {item.relationships.shared && <Link2 className="size-3.5 shrink-0 text-brand" aria-label={t('sharing.shared')} data-testid="shared-icon" />}
             </p>
             <p className="mt-0.5 truncate text-xs text-muted">{detail}</p>
           </div>
@@ -279,8 +280,9 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
         {check}
         <ItemIcon item={item} />
         <div className="min-w-0 flex-1">
-          <p id={`item-${item.id}-name`} className="truncate text-[15px] font-medium">
-            {a.name}
+          <p id={`item-${item.id}-name`} className="flex items-center gap-1.5 truncate text-[15px] font-medium">
+            <span className="truncate">{a.name}</span>
+            {item.relationships.shared && <Link2 className="size-4 shrink-0 text-brand" aria-label={t('sharing.shared')} data-testid="shared-icon" />}
           </p>
           <p className="truncate text-xs text-muted sm:hidden">
             {detail} · {date}

@@ -6,6 +6,7 @@ import { ImportDialog } from './ImportDialog.tsx';
 import { MoveDialog } from './MoveDialog.tsx';
 import { PreviewDialog } from './PreviewDialog.tsx';
 import { RenameDialog } from './RenameDialog.tsx';
+import { ShareDialog } from './ShareDialog.tsx';
 
 /** Renders the one open platform dialog. */
 export function Dialogs() {
@@ -22,6 +23,8 @@ export function Dialogs() {
       return <PreviewDialog item={dialog.item} />;
     case 'import':
       return <ImportDialog parentId={dialog.parentId} />;
+    case 'share':
+      return <ShareDialog item={dialog.item} />;
     case 'confirm':
       return <ConfirmDialog {...dialog} />;
   }
