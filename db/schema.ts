@@ -19,6 +19,7 @@ export interface Database {
   shares: SharesTable;
   share_sessions: ShareSessionsTable;
   upload_requests: UploadRequestsTable;
+  upload_request_items: UploadRequestItemsTable;
 }
 
 export type Role = 'admin' | 'user';
@@ -189,6 +190,11 @@ export interface UploadRequestsTable {
   expires_at: string;
   created_at: string;
   updated_at: string;
+}
+
+export interface UploadRequestItemsTable {
+  request_id: string;
+  item_id: string;
 }
 
 export type Id = Generated<string>;

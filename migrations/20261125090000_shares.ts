@@ -43,9 +43,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('upload_requests_user').on('upload_requests').column('user_id').execute();
+
+  // What an upload request's holder made (uploads, folders): all they may rename, move or remove.
+  await db.schema
+    .createTable('upload_request_items')
+    .addColumn('request_id', 'text', (c) => c.notNull().references('upload_requests.id').onDelete('cascade'))
+    .addColumn('item_id', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('upload_request_items_pk', ['request_id', 'item_id'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('upload_request_items').execute();
   await db.schema.dropTable('upload_requests').execute();
   await db.schema.dropTable('share_sessions').execute();
   await db.schema.dropTable('shares').execute();

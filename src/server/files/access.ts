@@ -12,6 +12,8 @@ import { findItem, selfAndAncestorIds, type ItemRow } from './queries.ts';
  */
 export interface AccessScope {
   rootId: string;
+  /** When set, an item may be renamed, moved or removed only if this says so (an upload request: what its holder made). */
+  mayChange?: (ancestry: string[]) => Promise<boolean>;
 }
 
 /** Who acts: a signed-in user, or the owner as seen through a token's scope. */
@@ -50,8 +52,10 @@ export async function requireOwnedItem(ctx: AppContext, user: User, id: string, 
   if (req.folder && item.type !== 'folder') throw validationError({ [field]: ['The item must be a folder.'] });
   const scope = scopeOf(user);
   if (scope) {
-    if (item.deleted_at !== null || !(await selfAndAncestorIds(ctx.db, item.id)).includes(scope.rootId)) throw notFound('The item was not found.');
+    const ancestry = item.deleted_at === null ? await selfAndAncestorIds(ctx.db, item.id) : [];
+    if (!ancestry.includes(scope.rootId)) throw notFound('The item was not found.');
     if (req.change && item.id === scope.rootId) throw forbidden('The shared folder itself cannot be changed.');
+    if (req.change && scope.mayChange && !(await scope.mayChange(ancestry))) throw forbidden('You can only change what you uploaded.');
   }
   return item;
 }
