@@ -7,7 +7,7 @@ import { Client, registerUser } from '../support/client.ts';
 import { download } from '../support/downloads.ts';
 import { browse, mkdir, snapshot } from '../support/files.ts';
 import { seedFile, useSeededServer } from '../support/seed.ts';
-import { share, uploadTo, visitor } from '../support/shares.ts';
+import { share, tusAsTokenHolder, uploadTo, visitor } from '../support/shares.ts';
 
 const env = useSeededServer();
 
@@ -305,6 +305,31 @@ describe('share links: an editor', () => {
     expect(JSON.stringify(await snapshot(other.client))).toContain('Theirs');
   });
 
+  it('uploads over tus with the link token, bound to that link, and only as an editor', async () => {
+    const { token, inner, owner } = await sharedTree({ permission: 'editor' });
+    const done = await tusAsTokenHolder(env.server.url, { 'X-Share-Token': token }, 'resumable', { filename: 'big.bin', parent_id: inner });
+    expect(done.created, done.text).toBe(201);
+    expect(done.patch).toBe(204);
+    expect(done.item.data.attributes).toMatchObject({ name: 'big.bin', parent_id: inner });
+    expect((await browse(owner.client, inner)).names).toContain('big.bin');
+    // Outside the share, or with the owner's session instead of the token: not found.
+    const outside = await tusAsTokenHolder(env.server.url, { 'X-Share-Token': token }, 'x', { filename: 'x.bin', parent_id: (await mkdir(owner.client, 'Elsewhere')) });
+    expect(outside.created).toBe(404);
+    const partial = await fetch(`${env.server.url}/api/upload/tus`, { method: 'POST', headers: { 'Tus-Resumable': '1.0.0', Origin: env.server.url, 'X-Share-Token': token, 'Upload-Length': '10' } });
+    const url = new URL(partial.headers.get('location')!, env.server.url).href;
+    const asOwner = await fetch(url, { method: 'HEAD', headers: { 'Tus-Resumable': '1.0.0', Cookie: [...owner.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    expect(asOwner.status).toBe(404);
+    await owner.client.post('/api/share/revoke', { _method: 'delete', tokens: [token] });
+    const afterRevoke = await fetch(url, { method: 'PATCH', headers: { 'Tus-Resumable': '1.0.0', Origin: env.server.url, 'X-Share-Token': token, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, body: '0123456789' });
+    expect(afterRevoke.status).toBe(404);
+  });
+
+  it('refuses tus uploads to a visitor link', async () => {
+    const { token } = await sharedTree();
+    expect((await tusAsTokenHolder(env.server.url, { 'X-Share-Token': token }, 'x', { filename: 'x.bin' })).created).toBe(403);
+    expect((await tusAsTokenHolder(env.server.url, { 'X-Share-Token': 'e'.repeat(39) }, 'x', { filename: 'x.bin' })).created).toBe(404);
+  });
+
   it('refuses path tricks in names', async () => {
     const { guest, token, a } = await sharedTree({ permission: 'editor' });
     for (const name of ['../escape', 'a/b', '..', '.', 'x\u0000y', '']) {
@@ -357,5 +382,45 @@ describe('share links: public pages', () => {
     expect(locked.text).not.toContain('Shared ·');
     await guest.post(`/api/browse/authenticate/${token}`, { password: 'pw' });
     expect((await page(`/share/${token}/files`, guest)).text).not.toContain('og:image');
+  });
+});
+
+describe('token-scoped endpoints: the refusal table', () => {
+  /** Every token-scoped call, aimed at items of the share behind `token` (or at `ids` of another's). */
+  const calls = (token: string, ids: { folder: string; file: string }) => [
+    { label: 'browse', method: 'GET', path: `/api/browse/folders/${ids.folder}/${token}` },
+    { label: 'create folder', method: 'POST', path: `/api/editor/create-folder/${token}`, body: { name: 'X', parent_id: ids.folder } },
+    { label: 'rename', method: 'POST', path: `/api/editor/rename/${ids.file}/${token}`, body: { _method: 'patch', name: 'y.txt' } },
+    { label: 'move', method: 'POST', path: `/api/editor/move/${token}`, body: { to_id: ids.folder, items: [{ id: ids.file, type: 'file' }] } },
+    { label: 'remove', method: 'POST', path: `/api/editor/remove/${token}`, body: { items: [{ id: ids.file, type: 'file' }] } },
+    { label: 'file', method: 'GET', path: `/file/${ids.file}/${token}` },
+    { label: 'thumbnail', method: 'GET', path: `/thumbnail/${ids.file}/sm/${token}` },
+    { label: 'zip', method: 'GET', path: `/api/zip/${token}?items=${ids.file}|file` },
+    { label: 'upload', method: 'UPLOAD', path: `/api/editor/upload/${token}`, body: { parent_id: ids.folder } },
+  ];
+
+  const send = (client: Client, call: ReturnType<typeof calls>[number]) =>
+    call.method === 'UPLOAD'
+      ? uploadTo(client, call.path, 'x', call.body as Record<string, string>)
+      : call.method === 'GET'
+        ? client.get(call.path)
+        : client.post(call.path, call.body);
+
+  it('refuses another user (with their own link), a wrong token and a signed-out client, changing nothing', async () => {
+    const a = await sharedTree({ permission: 'editor' });
+    const b = await sharedTree({ permission: 'editor' });
+    const targetA = { folder: a.inner, file: a.a.id };
+    const before = await snapshot(a.owner.client);
+    const signedOut = new Client(env.server.url);
+    for (const call of calls(b.token, targetA)) {
+      // User B, signed in, through B's own editor link, at A's items.
+      expect((await send(b.owner.client, call)).status, `B's link: ${call.label}`).toBe(404);
+      expect((await send(b.guest, call)).status, `B's guest: ${call.label}`).toBe(404);
+    }
+    for (const call of calls('f'.repeat(39), targetA)) {
+      expect((await send(a.guest, call)).status, `wrong token: ${call.label}`).toBe(404);
+      expect((await send(signedOut, call)).status, `signed out, wrong token: ${call.label}`).toBe(404);
+    }
+    expect(await snapshot(a.owner.client)).toBe(before);
   });
 });

@@ -3,7 +3,7 @@ import { putSetting } from '../../src/server/settings/service.ts';
 import { Client, registerUser } from '../support/client.ts';
 import { browse, mkdir, snapshot } from '../support/files.ts';
 import { seedFile, useSeededServer } from '../support/seed.ts';
-import { uploadTo } from '../support/shares.ts';
+import { tusAsTokenHolder, uploadTo } from '../support/shares.ts';
 
 const env = useSeededServer();
 
@@ -96,6 +96,17 @@ describe('upload requests', () => {
     // Only the upload changed the owner's files.
     await guest.post(`${base}/remove`, { items: [{ id: up.body.data.id, type: 'file' }] });
     expect(JSON.parse(await snapshot(owner.client))[0]).toEqual(JSON.parse(before)[0]);
+  });
+
+  it('takes tus uploads with the request token, records and announces them, and refuses them once filled', async () => {
+    const { guest, base, token, owner, folder } = await request();
+    const done = await tusAsTokenHolder(env.server.url, { 'X-Upload-Request-Token': token }, 'resumable', { filename: 'video.bin' });
+    expect(done.created, done.text).toBe(201);
+    expect(done.item.data.attributes.parent_id).toBe(folder);
+    expect((await guest.post(`${base}/rename/${done.item.data.id}`, { _method: 'patch', name: 'clip.bin' })).status).toBe(200);
+    expect(await notifications(owner.user.id)).toHaveLength(1);
+    await guest.request(base, { method: 'DELETE' });
+    expect((await tusAsTokenHolder(env.server.url, { 'X-Upload-Request-Token': token }, 'x', { filename: 'late.bin' })).created).toBe(423);
   });
 
   it('answers guessed and truncated tokens 404', async () => {

@@ -10,6 +10,10 @@ export function findRequestByToken(db: Db, token: string): Promise<UploadRequest
   return db.selectFrom('upload_requests').selectAll().where('token', '=', token).executeTakeFirst();
 }
 
+export function findRequestById(db: Db, id: string): Promise<UploadRequestRow | undefined> {
+  return db.selectFrom('upload_requests').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export async function insertRequest(db: Db, row: Insertable<UploadRequestsTable>): Promise<void> {
   await db.insertInto('upload_requests').values(row).execute();
 }

@@ -75,6 +75,16 @@ export interface OpenedRequest {
 export async function openUploadRequest(ctx: AppContext, token: string): Promise<OpenedRequest> {
   const request = TOKEN.test(token) ? await q.findRequestByToken(ctx.db, token) : undefined;
   if (!request) throw notFound('This upload request does not exist.');
+  return opened(ctx, request);
+}
+
+/** By id, for work that finishes after the request (a tus upload); null when it is gone. */
+export async function openRequestById(ctx: AppContext, id: string): Promise<OpenedRequest | null> {
+  const request = await q.findRequestById(ctx.db, id);
+  return request ? opened(ctx, request).catch(() => null) : null;
+}
+
+async function opened(ctx: AppContext, request: UploadRequestRow): Promise<OpenedRequest> {
   const folder = await findItem(ctx.db, request.folder_id);
   const owner = await findUserById(ctx, request.user_id);
   if (!folder || folder.owner_id !== request.user_id || folder.deleted_at !== null || !owner) throw notFound('This upload request does not exist.');
