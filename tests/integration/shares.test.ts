@@ -401,7 +401,7 @@ describe('token-scoped endpoints: the refusal table', () => {
 
   const send = (client: Client, call: ReturnType<typeof calls>[number]) =>
     call.method === 'UPLOAD'
-      ? uploadTo(client, call.path, 'x', call.body as Record<string, string>)
+      ? uploadTo(client, call.path, "x", call.body as unknown as Record<string, string>)
       : call.method === 'GET'
         ? client.get(call.path)
         : client.post(call.path, call.body);

@@ -162,3 +162,14 @@ describe('upload requests', () => {
     }
   });
 });
+
+describe('upload requests: the page', () => {
+  it('serves /request/:token/upload, and 404 for an unknown token', async () => {
+    const { guest, token, folder } = await request();
+    const html = (p: string) => guest.request(p, { headers: { Accept: 'text/html' } });
+    expect((await html(`/request/${token}/upload`)).status).toBe(200);
+    expect((await html(`/request/${token}/upload/${folder}`)).status).toBe(200);
+    expect((await html(`/request/${'g'.repeat(39)}/upload`)).status).toBe(404);
+    expect((await html(`/request/${token}/upload/not-an-id`)).status).toBe(404);
+  });
+});

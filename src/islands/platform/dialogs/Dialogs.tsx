@@ -6,6 +6,7 @@ import { ImportDialog } from './ImportDialog.tsx';
 import { MoveDialog } from './MoveDialog.tsx';
 import { PreviewDialog } from './PreviewDialog.tsx';
 import { RenameDialog } from './RenameDialog.tsx';
+import { RequestUploadDialog } from './RequestUploadDialog.tsx';
 import { ShareDialog } from './ShareDialog.tsx';
 
 /** Renders the one open platform dialog. */
@@ -25,6 +26,8 @@ export function Dialogs() {
       return <ImportDialog parentId={dialog.parentId} />;
     case 'share':
       return <ShareDialog item={dialog.item} />;
+    case 'request-upload':
+      return <RequestUploadDialog folder={dialog.folder} />;
     case 'confirm':
       return <ConfirmDialog {...dialog} />;
   }
