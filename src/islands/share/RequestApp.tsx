@@ -5,6 +5,7 @@ import { FullPageSpinner } from '../../components/Spinner.tsx';
 import { $config } from '../../stores/config.ts';
 import { $translations, loadTranslations, useT } from '../../stores/i18n.ts';
 import { $request, closeRequest, loadRequest, requestApi } from '../../stores/shareBrowser.ts';
+import { PublicHeader } from './PublicHeader.tsx';
 import { ScopedFolder } from './ScopedFolder.tsx';
 
 /** The folder id in /request/:token/upload/:id, or null for the request's folder. */
@@ -41,6 +42,8 @@ export default function RequestApp({ token }: { token: string }) {
   };
 
   return (
+    <>
+    <PublicHeader />
     <main className="mx-auto max-w-4xl px-4 py-8">
       <header className="card mb-6 flex items-start gap-4 p-5">
         <span className="flex size-12 shrink-0 items-center justify-center rounded-2xl bg-brand-soft text-brand">
@@ -71,5 +74,6 @@ export default function RequestApp({ token }: { token: string }) {
         </div>
       )}
     </main>
+    </>
   );
 }

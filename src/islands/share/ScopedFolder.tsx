@@ -44,7 +44,7 @@ export function ScopedFolder({ api, editor, onError, children }: { api: ScopedAp
       <header className="mb-4 flex flex-wrap items-center justify-between gap-3">
         <div className="flex min-w-0 items-center gap-2">
           {root?.attributes.parent_id && (
-            <button type="button" className="btn-secondary" onClick={() => open(root.attributes.parent_id)} aria-label="Back">
+            <button type="button" className="btn-secondary" onClick={() => open(root.attributes.parent_id)} aria-label={t('sharing.back')}>
               ←
             </button>
           )}
@@ -70,7 +70,7 @@ export function ScopedFolder({ api, editor, onError, children }: { api: ScopedAp
             </>
           )}
           {items.length > 0 && api.zipUrl && (
-            <a className="btn-primary" href={api.zipUrl(items)} target="_self" download={`${root?.attributes.name ?? 'download'}.zip`}>
+            <a className="btn-primary" href={api.zipUrl(root ? [root] : items)} target="_self" download={`${root?.attributes.name ?? 'download'}.zip`}>
               <Download className="size-4" aria-hidden /> {t('sharing.download_all')}
             </a>
           )}
@@ -95,7 +95,7 @@ export function ScopedFolder({ api, editor, onError, children }: { api: ScopedAp
       ) : (
         <ul className="card divide-y divide-border">
           {items.map((item) => (
-            <li key={item.id} className="flex items-center gap-3 px-4 py-2.5" data-testid="shared-item">
+            <li key={item.id} className="flex items-center gap-2 px-3 py-2.5 sm:gap-3 sm:px-4" data-testid="shared-item">
               <ItemIcon item={item} />
               <div className="min-w-0 flex-1">
                 {item.type === 'folder' ? (
@@ -112,16 +112,16 @@ export function ScopedFolder({ api, editor, onError, children }: { api: ScopedAp
                 <p className="text-xs text-muted">{item.type === 'folder' ? t('files.n_items', { count: item.attributes.items ?? 0 }) : formatSize(item.attributes.size)}</p>
               </div>
               {item.attributes.file_url && (
-                <a className="btn-secondary" href={`${item.attributes.file_url}?download=1`} target="_self" download={item.attributes.name} aria-label={`${t('sharing.download')} ${item.attributes.name}`}>
+                <a className="btn-secondary shrink-0 px-2.5" href={`${item.attributes.file_url}?download=1`} target="_self" download={item.attributes.name} aria-label={`${t('sharing.download')} ${item.attributes.name}`}>
                   <Download className="size-4" aria-hidden />
                 </a>
               )}
               {editor && (
                 <>
-                  <button type="button" className="btn-secondary" aria-label={`${t('sharing.rename')} ${item.attributes.name}`} onClick={() => { setName(item.attributes.name); setNaming({ kind: 'rename', item }); }}>
+                  <button type="button" className="btn-secondary shrink-0 px-2.5" aria-label={`${t('sharing.rename')} ${item.attributes.name}`} onClick={() => { setName(item.attributes.name); setNaming({ kind: 'rename', item }); }}>
                     <Pencil className="size-4" aria-hidden />
                   </button>
-                  <button type="button" className="btn-secondary" aria-label={`${t('sharing.remove')} ${item.attributes.name}`} onClick={() => void run(() => api.remove(item))}>
+                  <button type="button" className="btn-secondary shrink-0 px-2.5" aria-label={`${t('sharing.remove')} ${item.attributes.name}`} onClick={() => void run(() => api.remove(item))}>
                     <Trash2 className="size-4" aria-hidden />
                   </button>
                 </>

@@ -1,11 +1,13 @@
 import { useStore } from '@nanostores/react';
 import { Download } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
+import { Logo } from '../../components/Logo.tsx';
 import { FullPageSpinner } from '../../components/Spinner.tsx';
 import { $config } from '../../stores/config.ts';
 import { formatSize, type Item } from '../../stores/files.ts';
 import { $translations, loadTranslations, useT } from '../../stores/i18n.ts';
 import { $link, loadLink, openSharedFolder, ShareError, shareApi, unlock } from '../../stores/shareBrowser.ts';
+import { PublicHeader } from './PublicHeader.tsx';
 import { ScopedFolder } from './ScopedFolder.tsx';
 import { ItemIcon } from '../platform/ItemIcon.tsx';
 
@@ -41,6 +43,8 @@ export default function ShareApp({ token }: { token: string }) {
   if (!translations || !link) return <FullPageSpinner label="Loading…" />;
   if (!link.authenticated) return <Gate token={token} />;
   return (
+    <>
+    <PublicHeader />
     <main className="mx-auto max-w-4xl px-4 py-8">
       {error && (
         <div role="alert" className="notice-danger mb-4">
@@ -50,6 +54,7 @@ export default function ShareApp({ token }: { token: string }) {
       {link.type === 'folder' ? <ScopedFolder api={shareApi(token)} editor={link.permission === 'editor'} onError={setError} /> : link.item && <SingleFile item={link.item} />}
       <p className="mt-8 text-center text-xs text-muted">{link.owner_name && t('sharing.shared_by', { name: link.owner_name })}</p>
     </main>
+    </>
   );
 }
 
@@ -67,7 +72,8 @@ function Gate({ token }: { token: string }) {
     }
   };
   return (
-    <main className="flex min-h-dvh items-center justify-center p-4">
+    <main className="flex min-h-dvh flex-col items-center justify-center gap-8 p-4">
+      <Logo />
       <form onSubmit={(e) => void submit(e)} className="card w-full max-w-sm p-6">
         <h1 className="text-xl font-bold">{t('sharing.gate_title')}</h1>
         <p className="mt-1 text-[15px] text-muted">{t('sharing.gate_text')}</p>
