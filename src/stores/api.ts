@@ -15,7 +15,14 @@ export class ApiError extends Error {
 
 type Body = Record<string, unknown> | FormData | undefined;
 
+let leaving = false;
+/** The person is signing out: answers 401 to requests still in flight are expected, not a lost session. */
+export function markSigningOut(): void {
+  leaving = true;
+}
+
 export function signInAgain(): void {
+  if (leaving) return;
   const back = location.pathname + location.search;
   location.assign(`/sign-in?redirect=${encodeURIComponent(back)}`);
 }

@@ -1,4 +1,4 @@
-import { api } from './api.ts';
+import { api, markSigningOut } from './api.ts';
 import { $loggingOut } from './ui.ts';
 
 export const LOGOUT_NOTICE_DELAY_MS = 300;
@@ -6,6 +6,7 @@ export const LOGOUT_NOTICE_DELAY_MS = 300;
 /** Signs out; the "Logging Out / Wait a second" notice shows if it takes longer than 300 ms. */
 export async function logout(): Promise<void> {
   const timer = setTimeout(() => $loggingOut.set(true), LOGOUT_NOTICE_DELAY_MS);
+  markSigningOut();
   try {
     await api.post('/logout');
   } finally {

@@ -25,7 +25,8 @@ export class ShareError extends Error {
 }
 
 async function call<T>(method: string, path: string, body?: Record<string, unknown> | FormData): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  // A signed-in person may open a link too: their session cookie then needs the CSRF header.
+  const headers: Record<string, string> = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
   else if (body) {
@@ -35,7 +36,8 @@ async function call<T>(method: string, path: string, body?: Record<string, unkno
   const res = await fetch(path, { method, headers, body: payload, credentials: 'same-origin' });
   const text = await res.text();
   const data = text ? (JSON.parse(text) as unknown) : undefined;
-  if (res.status === 404) location.reload();
+  // A dead link: the server shows the 404 page. A locked one (the password changed): the gate.
+  if (res.status === 404 || res.status === 401) location.reload();
   if (!res.ok) throw new ShareError(res.status, (data as { message?: string } | undefined)?.message ?? `Request failed (${res.status}).`);
   return data as T;
 }

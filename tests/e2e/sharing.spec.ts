@@ -96,6 +96,15 @@ test('an owner shares a folder with a password and expiry; a visitor browses, do
   // The owner sees the upload, and the link in My shared items.
   await item(page, 'Holiday').dblclick();
   await expect(item(page, 'trip notes.txt')).toBeVisible();
+  // A signed-in person opening an editor link works through it too (their session needs the CSRF header).
+  await page.goto(link);
+  await page.getByLabel('Password').fill('letmein please');
+  await page.getByRole('button', { name: 'Open' }).click();
+  await page.getByRole('button', { name: 'New folder' }).click();
+  await page.getByLabel('Folder name').fill('From the owner');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('shared-item').filter({ hasText: 'From the owner' })).toBeVisible();
+
   await page.goto('/platform/my-shared-items');
   await expect(page.getByRole('heading', { name: 'My shared items' })).toBeVisible();
   await expect(page.getByText('Can edit and upload · Protected by a password')).toBeVisible();
@@ -148,6 +157,8 @@ test('an owner asks for files; the recipient uploads, tidies and hands them over
   await shot(guest, 'request-page-light-desktop');
   await guest.setViewportSize({ width: 390, height: 844 });
   await guest.emulateMedia({ colorScheme: 'dark' });
+  await guest.reload();
+  await expect(guest.getByTestId('shared-item')).toHaveCount(1);
   await shot(guest, 'request-page-dark-phone');
   await guest.setViewportSize({ width: 1280, height: 800 });
   await guest.emulateMedia({ colorScheme: 'light' });
