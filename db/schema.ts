@@ -17,6 +17,10 @@ export interface Database {
   notifications: NotificationsTable;
   remote_uploads: RemoteUploadsTable;
   pages: PagesTable;
+  shares: SharesTable;
+  share_sessions: ShareSessionsTable;
+  upload_requests: UploadRequestsTable;
+  upload_request_items: UploadRequestItemsTable;
 }
 
 export type Role = 'admin' | 'user';
@@ -154,6 +158,54 @@ export interface RemoteUploadsTable {
   results: string;
   created_at: string;
   finished_at: string | null;
+}
+
+export type SharePermission = 'visitor' | 'editor';
+
+export interface SharesTable {
+  id: string;
+  /** The link token (192 random bits, base32). */
+  token: string;
+  user_id: string;
+  item_id: string;
+  type: ItemType;
+  permission: SharePermission;
+  /** argon2id of the link password; null for an open link. */
+  password_hash: string | null;
+  /** Hours the link lives (SPEC §9 options), null for no expiry. */
+  expire_in: number | null;
+  expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A browser that unlocked a protected link: SHA-256 of its cookie token. */
+export interface ShareSessionsTable {
+  id: string;
+  share_id: string;
+  expires_at: string;
+}
+
+export type UploadRequestStatus = 'active' | 'filled' | 'expired';
+
+export interface UploadRequestsTable {
+  id: string;
+  token: string;
+  user_id: string;
+  folder_id: string;
+  name: string | null;
+  notes: string | null;
+  email: string | null;
+  /** 'active' or 'filled' as stored; 'expired' is read from expires_at. */
+  status: UploadRequestStatus;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UploadRequestItemsTable {
+  request_id: string;
+  item_id: string;
 }
 
 export type Id = Generated<string>;

@@ -5,6 +5,7 @@ import * as uploads from './20261124090000_uploads.ts';
 import * as thumbnails from './20261124120000_thumbnails.ts';
 import * as search from './20261124150000_search.ts';
 import * as pages from './20261125090000_pages.ts';
+import * as shares from './20261125090000_shares.ts';
 
 /**
  * Every migration, imported statically: a folder scan at run time breaks once Vite bundles the
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '20261124120000_thumbnails': thumbnails,
   '20261124150000_search': search,
   '20261125090000_pages': pages,
+  '20261125090000_shares': shares,
 };

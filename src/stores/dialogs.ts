@@ -8,6 +8,8 @@ export type Dialog =
   | { kind: 'move'; items: Item[] }
   | { kind: 'preview'; item: Item }
   | { kind: 'import'; parentId: string | null }
+  | { kind: 'share'; item: Item }
+  | { kind: 'request-upload'; folder: Item | null }
   | { kind: 'confirm'; title: string; message: string; confirm: string; danger?: boolean; run: () => Promise<void> };
 
 export const $dialog = atom<Dialog | null>(null);

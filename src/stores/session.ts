@@ -7,6 +7,7 @@ export const LOGOUT_NOTICE_DELAY_MS = 300;
 export async function logout(): Promise<void> {
   markSigningOut();
   const timer = setTimeout(() => $loggingOut.set(true), LOGOUT_NOTICE_DELAY_MS);
+  markSigningOut();
   try {
     await api.post('/logout');
   } finally {

@@ -187,7 +187,7 @@ test('the app speaks German when the locale is German', async ({ page, context }
   await page.setViewportSize({ width: 1280, height: 800 });
   await context.addCookies([{ name: 'locale', value: 'de', url: process.env.E2E_BASE_URL! }]);
   await signUpAndOpen(page);
-  await expect(page.getByRole('link', { name: 'Dateien' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('complementary', { name: 'Hauptnavigation' }).getByRole('link', { name: 'Dateien' })).toHaveAttribute('aria-current', 'page');
   await expect(page.getByRole('heading', { name: 'Dieser Ordner ist leer' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Abmelden' })).toBeVisible();
   await shot(page, 'files-de-light-desktop');

@@ -55,6 +55,13 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
     async drop() {
       const c = new pg.Client({ connectionString: PG_ADMIN_URL });
       await c.connect();
+      // A pool's end() resolves before its sockets have closed; forcing the drop then would kill a
+      // closing connection, and its FATAL would surface in the test process as an uncaught error.
+      for (let i = 0; i < 40; i += 1) {
+        const { rows } = await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
     },

@@ -14,6 +14,7 @@ import { $user, loadUser } from '../../stores/user.ts';
 const screens = {
   files: () => import('../platform/FilesScreen.tsx'),
   recent: () => import('../platform/RecentScreen.tsx'),
+  sharedItems: () => import('../platform/SharedItemsScreen.tsx'),
   trash: () => import('../platform/TrashScreen.tsx'),
   profile: () => import('../user/ProfileScreen.tsx'),
   password: () => import('../user/PasswordScreen.tsx'),
@@ -23,6 +24,7 @@ const screens = {
 };
 const FilesScreen = lazy(screens.files);
 const RecentScreen = lazy(screens.recent);
+const SharedItemsScreen = lazy(screens.sharedItems);
 const TrashScreen = lazy(screens.trash);
 const ProfileScreen = lazy(screens.profile);
 const PasswordScreen = lazy(screens.password);
@@ -89,6 +91,7 @@ export default function App() {
       <Suspense fallback={<div className="flex justify-center py-20"><Spinner label={t('app.loading')} /></div>}>
         {page?.route === 'files' && <FilesScreen folderId={page.params.id || null} />}
         {page?.route === 'recent' && <RecentScreen />}
+        {page?.route === 'sharedItems' && <SharedItemsScreen />}
         {page?.route === 'trash' && <TrashScreen folderId={page.params.id || null} />}
         {page?.route === 'profile' && <ProfileScreen />}
         {page?.route === 'password' && <PasswordScreen />}

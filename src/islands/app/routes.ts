@@ -5,6 +5,7 @@
 export const APP_ROUTES = {
   files: '/platform/files/:id?',
   recent: '/platform/recent-uploads',
+  sharedItems: '/platform/my-shared-items',
   trash: '/platform/trash/:id?',
   profile: '/user/profile',
   password: '/user/settings/password',

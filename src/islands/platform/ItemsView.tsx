@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { ArrowDown, ArrowUp } from 'lucide-react';
+import { ArrowDown, ArrowUp, Link2 } from 'lucide-react';
 import {
   $multiSelectMode,
   $selection,
@@ -264,9 +264,12 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
           {check && <span className="absolute top-2.5 left-2.5">{check}</span>}
           <ItemIcon item={item} size="lg" />
           <div className="w-full min-w-0">
-            <p id={`item-${item.id}-name`} className="truncate text-sm font-semibold">
-              {a.name}
-            </p>
+            <div className="flex min-w-0 items-center justify-center gap-1">
+              <p id={`item-${item.id}-name`} className="truncate text-sm font-semibold">
+                {a.name}
+              </p>
+              {item.relationships.shared && <SharedIcon className="size-3.5" />}
+            </div>
             <p className="mt-0.5 truncate text-xs text-muted">{detail}</p>
           </div>
         </div>
@@ -279,9 +282,12 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
         {check}
         <ItemIcon item={item} />
         <div className="min-w-0 flex-1">
-          <p id={`item-${item.id}-name`} className="truncate text-[15px] font-medium">
-            {a.name}
-          </p>
+          <div className="flex min-w-0 items-center gap-1.5">
+            <p id={`item-${item.id}-name`} className="truncate text-[15px] font-medium">
+              {a.name}
+            </p>
+            {item.relationships.shared && <SharedIcon className="size-4" />}
+          </div>
           <p className="truncate text-xs text-muted sm:hidden">
             {detail} · {date}
           </p>
@@ -290,5 +296,15 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
         <span className="hidden w-32 shrink-0 text-right text-sm text-muted sm:block">{date}</span>
       </div>
     </ItemContextMenu>
+  );
+}
+
+/** The shared mark beside a shared item's name (its link state is in the share dialog). */
+function SharedIcon({ className }: { className: string }) {
+  const t = useT();
+  return (
+    <span title={t('sharing.shared')} data-testid="shared-icon" className="shrink-0 text-brand">
+      <Link2 className={className} aria-hidden />
+    </span>
   );
 }

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { ChevronRight, Clock, House, Star, Trash2 } from 'lucide-react';
+import { ChevronRight, Clock, House, Star, Trash2, Link2 } from 'lucide-react';
 import { useState } from 'react';
 import { $tree, addFavourites, emojiChar, removeFavourite, type Listing, type TreeNode } from '../../stores/files.ts';
 import { useT } from '../../stores/i18n.ts';
@@ -26,6 +26,7 @@ export function NavigationPanel({ listing }: { listing: Listing | null }) {
       <ul className="flex flex-col gap-0.5">
         <Place href="/platform/files" icon={<House className="size-[18px]" aria-hidden />} label={t('locations.home')} active={source?.kind === 'folder' && source.id === null} dropId={null} />
         <Place href="/platform/recent-uploads" icon={<Clock className="size-[18px]" aria-hidden />} label={t('locations.recent')} active={source?.kind === 'latest'} />
+        <Place href="/platform/my-shared-items" icon={<Link2 className="size-[18px]" aria-hidden />} label={t('sharing.my_shared_items')} active={false} />
         <Place href="/platform/trash" icon={<Trash2 className="size-[18px]" aria-hidden />} label={t('locations.trash')} active={source?.kind === 'trash'} />
       </ul>
 

@@ -1,4 +1,4 @@
-import { Download, FolderInput, FolderPlus, Info, Pencil, RotateCcw, Star, StarOff, Trash2, X } from 'lucide-react';
+import { Download, FolderInput, Inbox, Share2, FolderPlus, Info, Pencil, RotateCcw, Star, StarOff, Trash2, X } from 'lucide-react';
 import type { ComponentType } from 'react';
 import { openPage } from '@nanostores/router';
 import { ApiError } from '../../stores/api.ts';
@@ -52,6 +52,20 @@ export const ACTIONS: Action[] = [
     shortcut: 'F2',
     when: (ctx) => !inTrash(ctx) && one(ctx),
     run: (ctx) => openDialog({ kind: 'rename', item: ctx.items[0]! }),
+  },
+  {
+    id: 'share',
+    label: () => t('sharing.action'),
+    Icon: Share2,
+    when: (ctx) => !inTrash(ctx) && ctx.source.kind !== 'latest' && one(ctx),
+    run: (ctx) => openDialog({ kind: 'share', item: ctx.items[0]! }),
+  },
+  {
+    id: 'request-upload',
+    label: () => t('requests.action'),
+    Icon: Inbox,
+    when: (ctx) => !inTrash(ctx) && ctx.source.kind !== 'latest' && one(ctx) && ctx.items[0]!.type === 'folder',
+    run: (ctx) => openDialog({ kind: 'request-upload', folder: ctx.items[0]! }),
   },
   {
     id: 'move',

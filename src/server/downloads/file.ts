@@ -3,10 +3,11 @@ import parseRange from 'range-parser';
 import type { AppContext } from '../context.ts';
 import { requireDownloadableFile } from '../files/access.ts';
 import { requireDataUser, sendError, sendJson } from '../http/data-auth.ts';
+import { openShareForData } from '../sharing/data-plane.ts';
 import { contentDisposition, etagListMatches, etagOf, httpDateSeconds, parseHttpDate, presentationOf } from './headers.ts';
 import { streamTo } from './stream.ts';
 
-const FILE_PATH = /^\/file\/([0-9a-f-]{36})\/?$/;
+const FILE_PATH = /^\/file\/([0-9a-f-]{36})(?:\/([a-z2-7]{39}))?\/?$/;
 
 export function isFileRequest(pathname: string, method: string): boolean {
   return pathname.startsWith('/file/') && (method === 'GET' || method === 'HEAD');
@@ -23,13 +24,14 @@ function header(req: IncomingMessage, name: string): string | undefined {
  * If-Modified-Since (304) and If-Range. Only the owner, outside the trash, with downloads allowed.
  */
 export async function serveFile(ctx: AppContext, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-  const auth = await requireDataUser(ctx, req, res);
-  if (!auth) return;
-  const id = FILE_PATH.exec(pathname)?.[1];
+  // `/file/{id}/{share token}`: a share link's holder, acting as the owner inside the share.
+  const [, id, token] = FILE_PATH.exec(pathname) ?? [];
+  const actor = token ? (await openShareForData(ctx, req, res, token, 'read'))?.actor : (await requireDataUser(ctx, req, res))?.user;
+  if (!actor) return;
   if (!id) return sendJson(res, 404, { message: 'The item was not found.' });
   let item;
   try {
-    item = await requireDownloadableFile(ctx, auth.user, id);
+    item = await requireDownloadableFile(ctx, actor, id);
   } catch (error) {
     if (sendError(res, error)) return;
     throw error;

@@ -9,6 +9,7 @@ import { requireCanDownload, requireOwnedItem } from '../files/access.ts';
 import { nameKey, nextFreeName } from '../files/names.ts';
 import type { ItemRow } from '../files/queries.ts';
 import { requireDataUser, sendError } from '../http/data-auth.ts';
+import { openShareForData } from '../sharing/data-plane.ts';
 import { validationError } from '../http/errors.ts';
 import { contentDisposition } from './headers.ts';
 import { listLiveChildrenForZip } from './queries.ts';
@@ -24,8 +25,10 @@ import { listLiveChildrenForZip } from './queries.ts';
 export const MAX_ZIP_SELECTION = 1000;
 const ID = /^[0-9a-f-]{36}$/;
 
+const SHARED_ZIP = /^\/api\/zip\/([^/]+)\/?$/;
+
 export function isZipRequest(pathname: string, method: string): boolean {
-  return (pathname === '/api/zip' || pathname === '/api/zip/') && (method === 'GET' || method === 'HEAD');
+  return (pathname === '/api/zip' || pathname === '/api/zip/' || SHARED_ZIP.test(pathname)) && (method === 'GET' || method === 'HEAD');
 }
 
 export interface ZipSelection {
@@ -92,15 +95,17 @@ class EntryNames {
 
 type ZipItem = Pick<ItemRow, 'id' | 'type' | 'name' | 'mimetype' | 'size' | 'blob_key' | 'updated_at'>;
 
-export async function serveZip(ctx: AppContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const auth = await requireDataUser(ctx, req, res);
-  if (!auth) return;
+export async function serveZip(ctx: AppContext, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+  // `/api/zip/{share token}`: a share link's holder zips items inside the share.
+  const token = SHARED_ZIP.exec(pathname)?.[1];
+  const user = token !== undefined ? (await openShareForData(ctx, req, res, token, 'read'))?.actor : (await requireDataUser(ctx, req, res))?.user;
+  if (!user) return;
   let roots: ItemRow[];
   try {
     const selection = parseZipItems(new URL(req.url ?? '/', 'http://localhost').searchParams.get('items'));
     roots = [];
-    for (const { id, type } of selection) roots.push(await requireOwnedItem(ctx, auth.user, id, { type, field: 'items' }));
-    requireCanDownload(auth.user);
+    for (const { id, type } of selection) roots.push(await requireOwnedItem(ctx, user, id, { type, field: 'items' }));
+    requireCanDownload(user);
   } catch (error) {
     if (sendError(res, error)) return;
     throw error;
@@ -116,7 +121,7 @@ export async function serveZip(ctx: AppContext, req: IncomingMessage, res: Serve
   });
   if (req.method === 'HEAD') return void res.end();
   res.flushHeaders();
-  await writeZip(ctx, auth.user, roots, res);
+  await writeZip(ctx, user, roots, res);
 }
 
 /** Streams the zip of `roots` into `res`; a client that leaves stops the walk and closes every open blob. */

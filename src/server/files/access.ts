@@ -1,9 +1,27 @@
 import type { ItemType } from '../../../db/schema.ts';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
-import { AppError, notFound, validationError } from '../http/errors.ts';
+import { AppError, forbidden, notFound, validationError } from '../http/errors.ts';
 import { restrictionsFor } from '../users/restrictions.ts';
-import { findItem, type ItemRow } from './queries.ts';
+import { findItem, selfAndAncestorIds, type ItemRow } from './queries.ts';
+
+/**
+ * A token holder acting inside one subtree of the owner's files (a share link or an upload
+ * request): the service functions run as the owner (their storage, quota and restrictions), but
+ * every id must be the scope's root or lie below it; anything else is a 404, even the owner's own.
+ */
+export interface AccessScope {
+  rootId: string;
+  /** When set, an item may be renamed, moved or removed only if this says so (an upload request: what its holder made). */
+  mayChange?: (ancestry: string[]) => Promise<boolean>;
+}
+
+/** Who acts: a signed-in user, or the owner as seen through a token's scope. */
+export type Actor = User & { scope?: AccessScope };
+
+export function scopeOf(user: User): AccessScope | undefined {
+  return (user as Actor).scope;
+}
 
 /**
  * The one place item permissions are decided. An item that does not exist and an item that belongs
@@ -19,6 +37,8 @@ export interface ItemRequirement {
   folder?: boolean;
   /** The input field named in 422 answers. */
   field?: string;
+  /** The item itself is renamed, moved or removed: a scope's root may not be. */
+  change?: boolean;
 }
 
 export async function requireOwnedItem(ctx: AppContext, user: User, id: string, req: ItemRequirement = {}): Promise<ItemRow> {
@@ -30,11 +50,20 @@ export async function requireOwnedItem(ctx: AppContext, user: User, id: string, 
   if (trashed === true && item.deleted_at === null) throw notFound('The item is not in the trash.');
   if (req.type && item.type !== req.type) throw validationError({ [field]: [`The item is a ${item.type}, not a ${req.type}.`] });
   if (req.folder && item.type !== 'folder') throw validationError({ [field]: ['The item must be a folder.'] });
+  const scope = scopeOf(user);
+  if (scope) {
+    const ancestry = item.deleted_at === null ? await selfAndAncestorIds(ctx.db, item.id) : [];
+    if (!ancestry.includes(scope.rootId)) throw notFound('The item was not found.');
+    if (req.change && item.id === scope.rootId) throw forbidden('The shared folder itself cannot be changed.');
+    if (req.change && scope.mayChange && !(await scope.mayChange(ancestry))) throw forbidden('You can only change what you uploaded.');
+  }
   return item;
 }
 
 /** A folder to put items in: null is the user's home; otherwise an owned folder outside the trash. */
 export async function requireTargetFolder(ctx: AppContext, user: User, id: string | null, field: string): Promise<ItemRow | null> {
+  const scope = scopeOf(user);
+  if (id === null && scope) return requireOwnedItem(ctx, user, scope.rootId, { folder: true, field });
   if (id === null) return null;
   return requireOwnedItem(ctx, user, id, { folder: true, field });
 }

@@ -4,7 +4,7 @@ import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, validationError } from '../http/errors.ts';
 import { restrictionsFor } from '../users/restrictions.ts';
-import { requireOwnedItem, requireTargetFolder } from './access.ts';
+import { requireOwnedItem, requireTargetFolder, scopeOf } from './access.ts';
 import { candidateName, checkName, nameKey } from './names.ts';
 import { parseEmoji } from './presenter.ts';
 import * as q from './queries.ts';
@@ -121,7 +121,7 @@ export async function renameItem(
   id: string,
   input: { name?: string | undefined; emoji?: string | null | undefined; color?: string | null | undefined; type?: ItemType | undefined },
 ): Promise<ItemWithCount> {
-  const item = await requireOwnedItem(ctx, user, id, { type: input.type, field: 'type' });
+  const item = await requireOwnedItem(ctx, user, id, { type: input.type, field: 'type', change: true });
   const patch: Partial<ItemRow> = { updated_at: now(ctx) };
   if (input.name !== undefined) {
     const key = nameKey(input.name);
@@ -142,13 +142,13 @@ export async function renameItem(
 }
 
 /** Checks every referenced item first (nothing changes when one is refused), without duplicates. */
-async function requireAll(ctx: AppContext, user: User, refs: ItemRef[], trashed: boolean | 'any'): Promise<ItemRow[]> {
+async function requireAll(ctx: AppContext, user: User, refs: ItemRef[], trashed: boolean | 'any', change = true): Promise<ItemRow[]> {
   const seen = new Set<string>();
   const rows: ItemRow[] = [];
   for (const [index, ref] of refs.entries()) {
     if (seen.has(ref.id)) continue;
     seen.add(ref.id);
-    rows.push(await requireOwnedItem(ctx, user, ref.id, { trashed, type: ref.type, field: `items.${index}.type` }));
+    rows.push(await requireOwnedItem(ctx, user, ref.id, { trashed, type: ref.type, field: `items.${index}.type`, change }));
   }
   return rows;
 }
@@ -192,7 +192,8 @@ async function deleteBlobs(ctx: AppContext, keys: string[]): Promise<void> {
 /** Trashes items (with their subtrees), or with force_delete removes them and their blobs for good. */
 export async function removeItems(ctx: AppContext, user: User, refs: (ItemRef & { force_delete: boolean })[]): Promise<void> {
   const items = await requireAll(ctx, user, refs, 'any');
-  const force = new Map(refs.map((r) => [r.id, r.force_delete]));
+  // A token holder only ever trashes: the owner decides what leaves for good.
+  const force = new Map(refs.map((r) => [r.id, r.force_delete && !scopeOf(user)]));
   for (const [index, item] of items.entries()) {
     if (!force.get(item.id) && item.deleted_at !== null) throw validationError({ [`items.${index}.id`]: [`"${item.name}" is already in the trash.`] });
   }
@@ -284,7 +285,8 @@ async function paged(load: (options: ListOptions) => Promise<ItemWithCount[]>, o
 }
 
 export async function browseFolder(ctx: AppContext, user: User, id: string | null, options: ListOptions): Promise<Page & { root: ItemWithCount | null }> {
-  const folder = id === null ? null : await requireOwnedItem(ctx, user, id, { folder: true });
+  const scope = scopeOf(user);
+  const folder = id === null && !scope ? null : await requireOwnedItem(ctx, user, id ?? scope!.rootId, { folder: true });
   const page = await paged((o) => q.listChildren(ctx.db, user.id, folder?.id ?? null, false, o), options);
   return { ...page, root: folder ? await reload(ctx, folder.id) : null };
 }
@@ -313,6 +315,7 @@ export interface TreeNode {
 
 /** The user's folders outside the trash as a tree, each level by name. */
 export async function navigationTree(ctx: AppContext, user: User): Promise<TreeNode[]> {
+  const scope = scopeOf(user);
   const rows = await q.listLiveFolders(ctx.db, user.id);
   const nodes = new Map<string, TreeNode>(rows.map((r) => [r.id, { id: r.id, name: r.name, color: r.color, emoji: parseEmoji(r.emoji), parent_id: r.parent_id, folders: [] }]));
   const roots: TreeNode[] = [];
@@ -320,6 +323,8 @@ export async function navigationTree(ctx: AppContext, user: User): Promise<TreeN
     const parent = node.parent_id === null ? undefined : nodes.get(node.parent_id);
     (parent ? parent.folders : roots).push(node);
   }
+  // A scope sees its root folder's tree and nothing beside it.
+  if (scope) return nodes.has(scope.rootId) ? [nodes.get(scope.rootId)!] : [];
   return roots;
 }
 

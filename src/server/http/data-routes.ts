@@ -6,6 +6,8 @@ import { handleTus, isTusRequest } from '../uploads/tus.ts';
 import { isFileRequest, serveFile } from '../downloads/file.ts';
 import { isZipRequest, serveZip } from '../downloads/zip.ts';
 import { isThumbnailRequest, serveThumbnail } from '../previews/route.ts';
+import { handleSharedUpload, isSharedUploadRequest } from '../sharing/data-plane.ts';
+import { handleRequestUpload, isRequestUpload } from '../upload-requests/data-plane.ts';
 import { isAvatarRequest, serveAvatar } from './avatars.ts';
 import { isBrandingRequest, serveBranding } from '../site/branding.ts';
 
@@ -31,6 +33,8 @@ export const DATA_ROUTES: DataRoute[] = [
   { name: 'file download', match: isFileRequest, handle: serveFile },
   { name: 'thumbnails', match: isThumbnailRequest, handle: serveThumbnail },
   { name: 'zip download', match: isZipRequest, handle: serveZip },
+  { name: 'shared upload', match: (p) => isSharedUploadRequest(p), handle: handleSharedUpload },
+  { name: 'upload-request upload', match: (p) => isRequestUpload(p), handle: handleRequestUpload },
 ];
 
 export function findDataRoute(pathname: string, method: string): DataRoute | undefined {

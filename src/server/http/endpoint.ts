@@ -92,7 +92,8 @@ async function readBody(request: Request): Promise<Body> {
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   const length = request.headers.get('content-length');
   if (!type) {
-    if (!request.body || length === '0') return {};
+    // A bodiless DELETE (no length, not chunked) has nothing to read either.
+    if (!request.body || length === '0' || (length === null && !request.headers.has('transfer-encoding'))) return {};
     throw unsupportedMediaType('Send the body as application/json, application/x-www-form-urlencoded or multipart/form-data.');
   }
   try {

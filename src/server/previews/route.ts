@@ -4,9 +4,10 @@ import { etagListMatches, etagOf } from '../downloads/headers.ts';
 import { streamTo } from '../downloads/stream.ts';
 import { requireOwnedItem } from '../files/access.ts';
 import { requireDataUser, sendError, sendJson } from '../http/data-auth.ts';
+import { openShareForData } from '../sharing/data-plane.ts';
 import { THUMBNAIL_SIZES, thumbnailBlobKey, type ThumbnailSize } from './sizes.ts';
 
-const THUMBNAIL_PATH = /^\/thumbnail\/([0-9a-f-]{36})\/(xs|sm|md)(?:\.webp)?$/;
+const THUMBNAIL_PATH = /^\/thumbnail\/([0-9a-f-]{36})\/(xs|sm|md)(?:\.webp)?(?:\/([a-z2-7]{39}))?$/;
 
 export function isThumbnailRequest(pathname: string, method: string): boolean {
   return pathname.startsWith('/thumbnail/') && (method === 'GET' || method === 'HEAD');
@@ -17,14 +18,16 @@ export function isThumbnailRequest(pathname: string, method: string): boolean {
  * trash keep theirs (the trash lists them). 404 while none is made (the item's `thumbnail` is null then).
  */
 export async function serveThumbnail(ctx: AppContext, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-  const auth = await requireDataUser(ctx, req, res);
-  if (!auth) return;
   const match = THUMBNAIL_PATH.exec(pathname);
+  // `/thumbnail/{id}/{size}/{share token}`: a share link's holder, inside the share.
+  const token = match?.[3];
+  const actor = token ? (await openShareForData(ctx, req, res, token, 'read'))?.actor : (await requireDataUser(ctx, req, res))?.user;
+  if (!actor) return;
   if (!match) return sendJson(res, 404, { message: 'Not found.' });
   const [, id, size] = match as unknown as [string, string, ThumbnailSize];
   let item;
   try {
-    item = await requireOwnedItem(ctx, auth.user, id, { trashed: 'any' });
+    item = await requireOwnedItem(ctx, actor, id, { trashed: 'any' });
   } catch (error) {
     if (sendError(res, error)) return;
     throw error;

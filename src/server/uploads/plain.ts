@@ -27,16 +27,26 @@ import { receiveToBlob, type Received } from './receive.ts';
  * Refusals (limits.ts) come before the bytes where the declared length allows, else the moment
  * the counted bytes pass a limit; the connection is then closed rather than read to the end.
  */
-export async function handlePlainUpload(ctx: AppContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export interface TokenUpload {
+  /** The owner, scoped by a token (a share link or an upload request), or null once refused and answered. */
+  actor: () => Promise<User | null>;
+  /** The item resource the token holder is answered with. */
+  present: (item: ItemWithCount) => unknown;
+  /** After the item is made (an upload request tells its owner). */
+  after?: (item: ItemWithCount) => Promise<void>;
+}
+
+export async function handlePlainUpload(ctx: AppContext, req: IncomingMessage, res: ServerResponse, token?: TokenUpload): Promise<void> {
   if (req.method !== 'POST') {
     drain(req, res);
     return sendJson(res, 405, { message: 'Method not allowed.' }, { Allow: 'POST' });
   }
-  const auth = await requireDataUser(ctx, req, res);
-  if (!auth) return drain(req, res);
+  const user = token ? await token.actor() : (await requireDataUser(ctx, req, res))?.user;
+  if (!user) return drain(req, res);
   try {
-    const item = await receivePlain(ctx, auth.user, req);
-    sendJson(res, 201, presentItem(item));
+    const item = await receivePlain(ctx, user, req);
+    await token?.after?.(item);
+    sendJson(res, 201, token ? { data: token.present(item) } : presentItem(item));
   } catch (error) {
     if (req.destroyed && !req.complete) return; // the client went away
     drain(req, res);

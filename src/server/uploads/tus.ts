@@ -11,6 +11,8 @@ import { findItemWithCount, type ItemWithCount } from '../files/queries.ts';
 import { newBlobKey } from '../files/service.ts';
 import { requireDataUser, sendJson } from '../http/data-auth.ts';
 import { isAppError } from '../http/errors.ts';
+import { openShareForData } from '../sharing/data-plane.ts';
+import { openRequestForData, tokenUploadFinished } from '../upload-requests/data-plane.ts';
 import { runEvery } from '../jobs/every.ts';
 import { finishUpload } from './finish.ts';
 import { checkBeforeBytes, uploadPolicy } from './limits.ts';
@@ -29,6 +31,10 @@ import { judgeType, readHead } from './sniff.ts';
  * - Metadata keys: `filename`, `filetype`, `parent_id` ('' for home), `path` (a folder upload's
  *   relative folder). The server adds `owner`: each upload id is bound to the user who created it,
  *   and any request for another user's id is a 404, like an id that does not exist.
+ * - A share link's editor or an upload request's holder uploads here too, with the header
+ *   `X-Share-Token` or `X-Upload-Request-Token` on every request instead of a sign-in: the upload
+ *   is bound to that link (`binding`), goes into the owner's storage and quota, and is checked
+ *   against the link again on every request (a revoked link stops it at once).
  * - GET of an upload is refused to everyone (405): bytes are only served as files.
  * - PATCH with a Content-Type other than application/offset+octet-stream is a 415.
  * - The request that completes the upload (the last PATCH, or a POST with the whole body) answers
@@ -62,6 +68,8 @@ interface TusUploads {
   store: FileStore;
   directory: string;
   users: WeakMap<IncomingMessage, User>;
+  /** What an upload is bound to: the user's id, or `share:{id}` / `request:{id}` for a token holder. */
+  bindings: WeakMap<IncomingMessage, string>;
 }
 
 const instances = new WeakMap<AppContext, TusUploads>();
@@ -98,6 +106,7 @@ function uploadsFor(ctx: AppContext): TusUploads {
   const store = new UploadStore({ directory, expirationPeriodInMilliseconds: ctx.config.uploads.expiryMs });
   store.extensions = store.extensions.filter((e) => e !== 'creation-defer-length');
   const users = new WeakMap<IncomingMessage, User>();
+  const bindings = new WeakMap<IncomingMessage, string>();
 
   const onUploadCreate = async (req: unknown, upload: Upload) => {
     const user = users.get(nodeRequest(req)!);
@@ -110,7 +119,8 @@ function uploadsFor(ctx: AppContext): TusUploads {
       const declaredType = meta.filetype ?? meta.type ?? '';
       await checkBeforeBytes(ctx, user, await uploadPolicy(ctx), { name, declaredType, size: upload.size ?? null });
       // Only the keys we know, as checked, and the owner, which the client cannot set.
-      return { metadata: { filename: name, filetype: declaredType, parent_id: parent?.id ?? '', path: folders.join('/'), owner: user.id } };
+      const binding = bindings.get(nodeRequest(req)!) ?? user.id;
+      return { metadata: { filename: name, filetype: declaredType, parent_id: parent?.id ?? '', path: folders.join('/'), owner: user.id, binding } };
     } catch (error) {
       throw tusError(error);
     }
@@ -130,6 +140,7 @@ function uploadsFor(ctx: AppContext): TusUploads {
       const item = await finishUpload(ctx, policy, {
         ownerId, parentId: meta.parent_id ? meta.parent_id : null, folders: relativeFolders(meta.path), name, mimetype, size: stored.size, blobKey,
       });
+      await tokenUploadFinished(ctx, meta.binding, item);
       const info = (await store.configstore.get(upload.id)) as StoredUpload | undefined;
       await store.configstore.set(upload.id, { ...(info ?? { id: upload.id, size: upload.size, metadata: meta }), offset: stored.size, finished: { item_id: item.id, at: ctx.clock.now().toISOString() } } as never);
       return { headers: itemHeaders(item, item.id) };
@@ -151,7 +162,7 @@ function uploadsFor(ctx: AppContext): TusUploads {
     onUploadCreate: onUploadCreate as never,
     onUploadFinish: onUploadFinish as never,
   });
-  const instance = { server, store, directory, users };
+  const instance = { server, store, directory, users, bindings };
   instances.set(ctx, instance);
   return instance;
 }
@@ -171,7 +182,7 @@ export async function handleTus(ctx: AppContext, req: IncomingMessage, res: Serv
   const rest = pathname.slice(TUS_PATH.length).replace(/^\/|\/$/g, '');
   const id = rest === '' ? null : rest;
   if (method === 'GET') return tusRefusal(res, 405, 'Uploads are not served; download the file instead.', { Allow: 'HEAD, PATCH, DELETE, OPTIONS' });
-  const auth = await requireDataUser(ctx, req, res);
+  const auth = await tusActor(ctx, req, res);
   if (!auth) return void req.resume();
   const tus = uploadsFor(ctx);
   if (id === null) {
@@ -179,7 +190,7 @@ export async function handleTus(ctx: AppContext, req: IncomingMessage, res: Serv
   } else {
     if (method === 'POST') return tusRefusal(res, 405, 'Method not allowed.', { Allow: 'HEAD, PATCH, DELETE, OPTIONS' });
     const info = ID.test(id) ? ((await tus.store.configstore.get(id)) as StoredUpload | undefined) : undefined;
-    if (!info || info.metadata?.owner !== auth.user.id) {
+    if (!info || (info.metadata?.binding ?? info.metadata?.owner) !== auth.binding) {
       req.resume();
       return tusRefusal(res, 404, 'The upload was not found.');
     }
@@ -193,7 +204,24 @@ export async function handleTus(ctx: AppContext, req: IncomingMessage, res: Serv
     }
   }
   tus.users.set(req, auth.user);
+  tus.bindings.set(req, auth.binding);
   await tus.server.handle(req, res);
+}
+
+/** Who uploads: a signed-in user, or a token holder acting as the owner inside the link's scope. */
+async function tusActor(ctx: AppContext, req: IncomingMessage, res: ServerResponse): Promise<{ user: User; binding: string } | null> {
+  const shareToken = req.headers['x-share-token'];
+  const requestToken = req.headers['x-upload-request-token'];
+  if (typeof shareToken === 'string') {
+    const opened = await openShareForData(ctx, req, res, shareToken, 'write');
+    return opened && { user: opened.actor, binding: `share:${opened.share.id}` };
+  }
+  if (typeof requestToken === 'string') {
+    const opened = await openRequestForData(ctx, req, res, requestToken);
+    return opened && { user: opened.actor, binding: `request:${opened.request.id}` };
+  }
+  const auth = await requireDataUser(ctx, req, res);
+  return auth && { user: auth.user, binding: auth.user.id };
 }
 
 /** HEAD, PATCH and DELETE of an upload that is already an item. */

@@ -6,6 +6,8 @@ import { ImportDialog } from './ImportDialog.tsx';
 import { MoveDialog } from './MoveDialog.tsx';
 import { PreviewDialog } from './PreviewDialog.tsx';
 import { RenameDialog } from './RenameDialog.tsx';
+import { RequestUploadDialog } from './RequestUploadDialog.tsx';
+import { ShareDialog } from './ShareDialog.tsx';
 
 /** Renders the one open platform dialog. */
 export function Dialogs() {
@@ -22,6 +24,10 @@ export function Dialogs() {
       return <PreviewDialog item={dialog.item} />;
     case 'import':
       return <ImportDialog parentId={dialog.parentId} />;
+    case 'share':
+      return <ShareDialog item={dialog.item} />;
+    case 'request-upload':
+      return <RequestUploadDialog folder={dialog.folder} />;
     case 'confirm':
       return <ConfirmDialog {...dialog} />;
   }

@@ -3,11 +3,15 @@ import { presentList } from '../../../../server/files/presenter.ts';
 import { browseFolder } from '../../../../server/files/service.ts';
 import { route } from '../../../../server/http/endpoint.ts';
 import { validate } from '../../../../server/http/validate.ts';
+import { withShared } from '../../../../server/sharing/presenter.ts';
+import { sharesOfItems } from '../../../../server/sharing/service.ts';
 
-/** A folder's items (`all` or no id: home), folders first; `sort`, `direction`, and `limit` + `cursor` for pages. */
+/** A folder's items (`all` or no id: home), folders first; `sort`, `direction`, and `limit` + `cursor` for pages. Shared items carry their link in `relationships.shared`. */
 export const ALL = route({
   GET: async ({ ctx, user, params, query }) => {
     const page = await browseFolder(ctx, user, folderParam(params.id), listOptions(query, validate));
-    return presentList(page.items, { root: page.root, next_cursor: page.next && encodeCursor(page.next) });
+    const list = presentList(page.items, { root: page.root, next_cursor: page.next && encodeCursor(page.next) });
+    const shares = await sharesOfItems(ctx, user, page.items.map((i) => i.id));
+    return { ...list, data: list.data.map((d) => withShared(ctx, d, shares)) };
   },
 });

@@ -1,0 +1,135 @@
+import { useStore } from '@nanostores/react';
+import { Download, FolderPlus, Pencil, Trash2, Upload } from 'lucide-react';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { FullPageSpinner } from '../../components/Spinner.tsx';
+import { formatSize, type Item } from '../../stores/files.ts';
+import { useT } from '../../stores/i18n.ts';
+import { $sharedItems, type ScopedApi } from '../../stores/shareBrowser.ts';
+import { ItemIcon } from '../platform/ItemIcon.tsx';
+
+/**
+ * A token holder's folder browser (a share link's or an upload request's): the items, and for an
+ * editor upload, new folder, rename and remove; downloads where the scope allows them.
+ */
+export function ScopedFolder({ api, editor, onError, children }: { api: ScopedApi; editor: boolean; onError: (m: string | null) => void; children?: ReactNode }) {
+  const t = useT();
+  const listing = useStore($sharedItems);
+  const [naming, setNaming] = useState<{ kind: 'create' } | { kind: 'rename'; item: Item } | null>(null);
+  const [name, setName] = useState('');
+  if (!listing) return <FullPageSpinner label={t('app.loading')} />;
+  const { items, root, folderId } = listing;
+
+  const run = async (work: () => Promise<void>) => {
+    onError(null);
+    try {
+      await work();
+    } catch (e) {
+      onError(e instanceof Error ? e.message : String(e));
+    }
+  };
+  const open = (id: string | null) => {
+    history.pushState(null, '', api.pathOf(id));
+    void run(() => api.open(id));
+  };
+  const submitName = (event: FormEvent) => {
+    event.preventDefault();
+    const current = naming;
+    setNaming(null);
+    if (current?.kind === 'create') void run(() => api.createFolder(name, folderId));
+    else if (current?.kind === 'rename') void run(() => api.rename(current.item, name));
+  };
+
+  return (
+    <section>
+      <header className="mb-4 flex flex-wrap items-center justify-between gap-3">
+        <div className="flex min-w-0 items-center gap-2">
+          {root?.attributes.parent_id && (
+            <button type="button" className="btn-secondary" onClick={() => open(root.attributes.parent_id)} aria-label={t('sharing.back')}>
+              ←
+            </button>
+          )}
+          <h1 className="truncate text-2xl font-bold tracking-tight">{root?.attributes.name}</h1>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {children}
+          {editor && (
+            <>
+              <label className="btn-secondary cursor-pointer">
+                <Upload className="size-4" aria-hidden /> {t('sharing.upload')}
+                <input type="file" multiple className="sr-only" onChange={(e) => {
+                  const files = [...(e.currentTarget.files ?? [])];
+                  e.currentTarget.value = '';
+                  void run(async () => {
+                    for (const file of files) await api.upload(file, folderId);
+                  });
+                }} />
+              </label>
+              <button type="button" className="btn-secondary" onClick={() => { setName(''); setNaming({ kind: 'create' }); }}>
+                <FolderPlus className="size-4" aria-hidden /> {t('sharing.new_folder')}
+              </button>
+            </>
+          )}
+          {items.length > 0 && api.zipUrl && (
+            <a className="btn-primary" href={api.zipUrl(root ? [root] : items)} target="_self" download={`${root?.attributes.name ?? 'download'}.zip`}>
+              <Download className="size-4" aria-hidden /> {t('sharing.download_all')}
+            </a>
+          )}
+        </div>
+      </header>
+      {naming && (
+        <form onSubmit={submitName} className="card mb-4 flex flex-wrap items-end gap-2 p-4">
+          <label className="flex-1 text-sm font-semibold">
+            {naming.kind === 'create' ? t('sharing.folder_name') : t('sharing.new_name')}
+            <input className="input mt-1.5 w-full" value={name} onChange={(e) => setName(e.target.value)} autoFocus required />
+          </label>
+          <button type="button" className="btn-secondary" onClick={() => setNaming(null)}>
+            {t('actions.cancel')}
+          </button>
+          <button type="submit" className="btn-primary">
+            {t('actions.save')}
+          </button>
+        </form>
+      )}
+      {items.length === 0 ? (
+        <p className="card px-6 py-16 text-center text-muted">{t('sharing.empty')}</p>
+      ) : (
+        <ul className="card divide-y divide-border">
+          {items.map((item) => (
+            <li key={item.id} className="flex items-center gap-2 px-3 py-2.5 sm:gap-3 sm:px-4" data-testid="shared-item">
+              <ItemIcon item={item} />
+              <div className="min-w-0 flex-1">
+                {item.type === 'folder' ? (
+                  <button type="button" className="truncate text-left font-medium hover:underline" onClick={() => open(item.id)}>
+                    {item.attributes.name}
+                  </button>
+                ) : item.attributes.file_url ? (
+                  <a className="truncate font-medium hover:underline" href={item.attributes.file_url} target="_self">
+                    {item.attributes.name}
+                  </a>
+                ) : (
+                  <span className="truncate font-medium">{item.attributes.name}</span>
+                )}
+                <p className="text-xs text-muted">{item.type === 'folder' ? t('files.n_items', { count: item.attributes.items ?? 0 }) : formatSize(item.attributes.size)}</p>
+              </div>
+              {item.attributes.file_url && (
+                <a className="btn-secondary shrink-0 px-2.5" href={`${item.attributes.file_url}?download=1`} target="_self" download={item.attributes.name} aria-label={`${t('sharing.download')} ${item.attributes.name}`}>
+                  <Download className="size-4" aria-hidden />
+                </a>
+              )}
+              {editor && (
+                <>
+                  <button type="button" className="btn-secondary shrink-0 px-2.5" aria-label={`${t('sharing.rename')} ${item.attributes.name}`} onClick={() => { setName(item.attributes.name); setNaming({ kind: 'rename', item }); }}>
+                    <Pencil className="size-4" aria-hidden />
+                  </button>
+                  <button type="button" className="btn-secondary shrink-0 px-2.5" aria-label={`${t('sharing.remove')} ${item.attributes.name}`} onClick={() => void run(() => api.remove(item))}>
+                    <Trash2 className="size-4" aria-hidden />
+                  </button>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

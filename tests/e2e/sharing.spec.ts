@@ -1,0 +1,180 @@
+import type { Page } from '@playwright/test';
+import { findUserByEmail } from '../../src/server/users/queries.ts';
+import { expect, shot, signUpAndOpen, test } from './fixtures.ts';
+import { e2eContext, seedFiles } from './seed.ts';
+
+const headers = () => ({ Origin: process.env.E2E_BASE_URL!, 'X-Requested-With': 'XMLHttpRequest' });
+
+async function apiFolder(page: Page, name: string): Promise<string> {
+  const res = await page.request.post('/api/create-folder', { data: { name, parent_id: null }, headers: headers() });
+  expect(res.status()).toBe(201);
+  return (await res.json()).data.id;
+}
+
+const item = (page: Page, name: string) => page.getByRole('option', { name, exact: true });
+
+async function openMenu(page: Page, name: string, action: string): Promise<void> {
+  await item(page, name).click({ button: 'right' });
+  await page.getByRole('menuitem', { name: action, exact: true }).click();
+}
+
+test('an owner shares a folder with a password and expiry; a visitor browses, downloads, edits, and loses it on revoke', async ({ page, browser }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const email = await signUpAndOpen(page);
+  const folder = await apiFolder(page, 'Holiday');
+  const ctx = await e2eContext();
+  await seedFiles(ctx, email, folder, 3, 'photo');
+  await ctx.db.destroy();
+  await page.reload();
+
+  // The owner makes a visitor link with a password and a one-day expiry.
+  await openMenu(page, 'Holiday', 'Share');
+  const dialog = page.getByRole('dialog', { name: 'Share Holiday' });
+  await dialog.getByLabel('Expires after').selectOption('24');
+  await dialog.getByLabel('Password (optional)').fill('letmein please');
+  await dialog.getByRole('button', { name: 'Create link' }).click();
+  const linkField = dialog.getByLabel('Link', { exact: true });
+  await expect(linkField).toHaveValue(/\/share\/[a-z2-7]{39}\/files$/);
+  await expect(dialog.getByTestId('share-qr').locator('svg')).toBeVisible();
+  await expect(dialog.getByText('Protected by a password')).toBeVisible();
+  await shot(page, 'share-dialog-light-desktop');
+  const link = await linkField.inputValue();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('shared-icon')).toHaveCount(1);
+
+  // A second browser opens the link: first the password gate.
+  const visitorContext = await browser.newContext({ acceptDownloads: true });
+  const guest = await visitorContext.newPage();
+  await guest.setViewportSize({ width: 1280, height: 800 });
+  await guest.goto(link);
+  await expect(guest.getByRole('heading', { name: 'This link is protected' })).toBeVisible();
+  await expect(guest).toHaveTitle(/^This link is protected/);
+  await shot(guest, 'share-gate-light-desktop');
+  await guest.getByLabel('Password').fill('wrong guess');
+  await guest.getByRole('button', { name: 'Open' }).click();
+  await expect(guest.getByRole('alert')).toContainText('not correct');
+  await guest.getByLabel('Password').fill('letmein please');
+  await guest.getByRole('button', { name: 'Open' }).click();
+  await expect(guest.getByRole('heading', { name: 'Holiday' })).toBeVisible();
+  await expect(guest.getByTestId('shared-item')).toHaveCount(3);
+  await expect(guest.getByRole('button', { name: 'Upload' })).toHaveCount(0);
+  await shot(guest, 'share-browser-light-desktop');
+
+  // It downloads everything as a zip.
+  const [zip] = await Promise.all([guest.waitForEvent('download'), guest.getByRole('link', { name: 'Download all' }).click()]);
+  expect(zip.suggestedFilename()).toBe('Holiday.zip');
+
+  // The owner makes the link an editor's; the visitor uploads and renames.
+  await openMenu(page, 'Holiday', 'Share');
+  await dialog.getByLabel('Permission').selectOption('editor');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Link saved').last()).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  await guest.reload();
+  await guest.locator('input[type=file]').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('from the visitor') });
+  await expect(guest.getByTestId('shared-item').filter({ hasText: 'notes.txt' })).toBeVisible();
+  await guest.getByRole('button', { name: 'Rename notes.txt' }).click();
+  await guest.getByLabel('New name').fill('trip notes.txt');
+  await guest.getByRole('button', { name: 'Save' }).click();
+  await expect(guest.getByTestId('shared-item').filter({ hasText: 'trip notes.txt' })).toBeVisible();
+  await shot(guest, 'share-editor-light-desktop');
+
+  // Dark and phone views of the public browser.
+  await guest.emulateMedia({ colorScheme: 'dark' });
+  await guest.reload();
+  await expect(guest.getByTestId('shared-item')).toHaveCount(4);
+  await shot(guest, 'share-editor-dark-desktop');
+  await guest.setViewportSize({ width: 390, height: 844 });
+  await shot(guest, 'share-editor-dark-phone');
+  await guest.emulateMedia({ colorScheme: 'light' });
+  await guest.reload();
+  await expect(guest.getByTestId('shared-item')).toHaveCount(4);
+  await shot(guest, 'share-editor-light-phone');
+  await guest.setViewportSize({ width: 1280, height: 800 });
+
+  // The owner sees the upload, and the link in My shared items.
+  await item(page, 'Holiday').dblclick();
+  await expect(item(page, 'trip notes.txt')).toBeVisible();
+  // A signed-in person opening an editor link works through it too (their session needs the CSRF header).
+  await page.goto(link);
+  await page.getByLabel('Password').fill('letmein please');
+  await page.getByRole('button', { name: 'Open' }).click();
+  await page.getByRole('button', { name: 'New folder' }).click();
+  await page.getByLabel('Folder name').fill('From the owner');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('shared-item').filter({ hasText: 'From the owner' })).toBeVisible();
+
+  await page.goto('/platform/my-shared-items');
+  await expect(page.getByRole('heading', { name: 'My shared items' })).toBeVisible();
+  await expect(page.getByText('Can edit and upload · Protected by a password')).toBeVisible();
+  await shot(page, 'my-shared-items-light-desktop');
+
+  // The owner revokes; the visitor's next click lands on the 404 page.
+  await page.getByRole('button', { name: 'Manage' }).click();
+  await page.getByRole('dialog', { name: 'Share Holiday' }).getByRole('button', { name: 'Stop sharing' }).click();
+  await expect(page.getByText('Nothing shared yet')).toBeVisible();
+  await guest.getByRole('button', { name: 'Rename trip notes.txt' }).click();
+  await guest.getByLabel('New name').fill('again.txt');
+  await guest.getByRole('button', { name: 'Save' }).click();
+  await expect(guest.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await visitorContext.close();
+});
+
+test('an owner asks for files; the recipient uploads, tidies and hands them over; the owner is told', async ({ page, browser }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const email = await signUpAndOpen(page, '/platform/files', 'Ada Lovelace');
+  await apiFolder(page, 'Inbox');
+  await page.reload();
+
+  await openMenu(page, 'Inbox', 'Request files');
+  const dialog = page.getByRole('dialog', { name: 'Request files' });
+  await dialog.getByLabel('Message (optional)').fill('Please send the signed contract.');
+  await dialog.getByRole('button', { name: 'Create request' }).click();
+  const ready = page.getByRole('dialog', { name: 'Upload request ready' });
+  const link = await ready.getByLabel('Link', { exact: true }).inputValue();
+  expect(link).toMatch(/\/request\/[a-z2-7]{39}\/upload$/);
+  await shot(page, 'request-dialog-light-desktop');
+  await ready.getByRole('button', { name: 'Done' }).click();
+
+  const other = await browser.newContext();
+  const guest = await other.newPage();
+  await guest.setViewportSize({ width: 1280, height: 800 });
+  await guest.goto(link);
+  await expect(guest.getByRole('heading', { name: 'Ada Lovelace asks you to upload files' })).toBeVisible();
+  await expect(guest.getByText('Please send the signed contract.')).toBeVisible();
+  await guest.locator('input[type=file]').setInputFiles([
+    { name: 'contract.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 signed') },
+    { name: 'draft.txt', mimeType: 'text/plain', buffer: Buffer.from('old draft') },
+  ]);
+  await expect(guest.getByTestId('shared-item')).toHaveCount(2);
+  await guest.getByRole('button', { name: 'Remove draft.txt' }).click();
+  await expect(guest.getByTestId('shared-item')).toHaveCount(1);
+  await guest.getByRole('button', { name: 'Rename contract.pdf' }).click();
+  await guest.getByLabel('New name').fill('contract-signed.pdf');
+  await guest.getByRole('button', { name: 'Save' }).click();
+  await expect(guest.getByTestId('shared-item').filter({ hasText: 'contract-signed.pdf' })).toBeVisible();
+  await shot(guest, 'request-page-light-desktop');
+  await guest.setViewportSize({ width: 390, height: 844 });
+  await guest.emulateMedia({ colorScheme: 'dark' });
+  await guest.reload();
+  await expect(guest.getByTestId('shared-item')).toHaveCount(1);
+  await shot(guest, 'request-page-dark-phone');
+  await guest.setViewportSize({ width: 1280, height: 800 });
+  await guest.emulateMedia({ colorScheme: 'light' });
+
+  await guest.getByRole('button', { name: "I'm done" }).click();
+  await expect(guest.getByRole('heading', { name: 'Thank you!' })).toBeVisible();
+  await guest.reload();
+  await expect(guest.getByTestId('request-closed')).toBeVisible();
+  await shot(guest, 'request-filled-light-desktop');
+  await other.close();
+
+  await item(page, 'Inbox').dblclick();
+  await expect(item(page, 'contract-signed.pdf')).toBeVisible();
+  const ctx = await e2eContext();
+  const owner = await findUserByEmail(ctx, email);
+  const notes = await ctx.db.selectFrom('notifications').select('category').where('user_id', '=', owner!.id).execute();
+  await ctx.db.destroy();
+  expect(notes.filter((n) => n.category === 'file-request').length).toBe(2);
+});
