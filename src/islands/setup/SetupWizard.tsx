@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { Check as CheckIcon } from 'lucide-react';
 import { useStore } from '@nanostores/react';
 import { $translations, loadTranslations, useT } from '../../stores/i18n.ts';
-import { call, SetupError, STEPS, type SetupState, type Step } from './api.ts';
+import { ApiError } from '../../stores/api.ts';
+import { call, STEPS, type SetupState, type Step } from './api.ts';
 import { TokenGate } from './TokenGate.tsx';
 import { AdminSetupStep, AppSetupStep, DatabaseStep, EnvironmentStep, PurchaseCodeStep, StatusCheckStep, type StepProps } from './steps.tsx';
 
@@ -49,7 +50,7 @@ export default function SetupWizard({ authorized: initiallyAuthorized, locale }:
         if (!wanted || STEPS.indexOf(wanted) > STEPS.indexOf(data.next)) go(data.next, true);
       })
       .catch((error: unknown) => {
-        if (error instanceof SetupError && (error.status === 401 || error.status === 403)) setAuthorized(false);
+        if (error instanceof ApiError && (error.status === 401 || error.status === 403)) setAuthorized(false);
         else setLoadError(error instanceof Error ? error.message : String(error));
       });
   }, [authorized]);

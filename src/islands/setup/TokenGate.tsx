@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { FormField } from '../../components/FormField.tsx';
 import { useT } from '../../stores/i18n.ts';
-import { call, SetupError } from './api.ts';
+import { ApiError } from '../../stores/api.ts';
+import { call } from './api.ts';
 
 /** The one-time setup token from the server log, exchanged for a cookie before any wizard call. */
 export function TokenGate({ onAccepted }: { onAccepted: () => void }) {
@@ -18,7 +19,7 @@ export function TokenGate({ onAccepted }: { onAccepted: () => void }) {
       await call('POST', 'token', { token });
       onAccepted();
     } catch (e) {
-      setError(e instanceof SetupError ? (e.errors.token?.[0] ?? e.message) : String(e));
+      setError(e instanceof ApiError ? (e.errors.token?.[0] ?? e.message) : String(e));
     } finally {
       setBusy(false);
     }

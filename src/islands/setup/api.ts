@@ -2,15 +2,10 @@
  * The wizard's own small client: same-origin, the setup-token cookie, X-Requested-With. Unlike the
  * app's client it never sends anyone to sign-in: there is no account yet.
  */
-export class SetupError extends Error {
-  readonly status: number;
-  readonly errors: Record<string, string[]>;
-  constructor(status: number, message: string, errors: Record<string, string[]> = {}) {
-    super(message);
-    this.status = status;
-    this.errors = errors;
-  }
-}
+import { ApiError } from '../../stores/api.ts';
+import type { Check } from '../../server/setup/checks.ts';
+
+export type { Check };
 
 export const STEPS = ['status-check', 'purchase-code', 'database', 'environment', 'app-setup', 'admin-setup'] as const;
 export type Step = (typeof STEPS)[number];
@@ -22,43 +17,30 @@ export interface SetupState {
   database: { dialect: 'sqlite' | 'postgres'; fromEnvironment: boolean };
 }
 
-export interface Check {
-  id: string;
-  label: string;
-  ok: boolean;
-  required: boolean;
-  detail: string;
-  fix: string;
-}
+const UNREACHABLE = 'The server could not be reached. Check that it is running and try again.';
 
-export async function call<T>(method: 'GET' | 'POST', path: string, body?: Record<string, unknown>): Promise<T> {
+/** One request to the wizard's API; `{ message, errors }` answers become ApiError (status 0: no answer). */
+async function send<T>(path: string, init: RequestInit): Promise<{ message?: string; errors?: Record<string, string[]> } & T> {
   let res: Response;
   try {
-    res = await fetch(`/api/setup/${path}`, {
-      method,
-      credentials: 'same-origin',
-      headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest', ...(body ? { 'Content-Type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
+    res = await fetch(`/api/setup/${path}`, { credentials: 'same-origin', ...init, headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest', ...init.headers } });
   } catch {
-    throw new SetupError(0, 'The server could not be reached. Check that it is running and try again.');
+    throw new ApiError(0, UNREACHABLE);
   }
   const data = (await res.json().catch(() => ({}))) as { message?: string; errors?: Record<string, string[]> } & T;
-  if (!res.ok) throw new SetupError(res.status, data.message ?? `Request failed (${res.status}).`, data.errors ?? {});
+  if (!res.ok) throw new ApiError(res.status, data.message ?? `Request failed (${res.status}).`, data.errors ?? {});
   return data;
+}
+
+export function call<T>(method: 'GET' | 'POST', path: string, body?: Record<string, unknown>): Promise<T> {
+  return send<T>(path, { method, ...(body ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) } : {}) });
 }
 
 /** Uploads a logo image; answers the path it is served at. */
 export async function uploadLogo(file: File): Promise<string> {
   const form = new FormData();
   form.append('logo', file);
-  let res: Response;
-  try {
-    res = await fetch('/api/setup/logo', { method: 'POST', credentials: 'same-origin', headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' }, body: form });
-  } catch {
-    throw new SetupError(0, 'The server could not be reached. Check that it is running and try again.');
-  }
-  const data = (await res.json().catch(() => ({}))) as { message?: string; errors?: Record<string, string[]>; data?: { url: string } };
-  if (!res.ok || !data.data) throw new SetupError(res.status, data.message ?? `Upload failed (${res.status}).`, data.errors ?? {});
+  const data = await send<{ data?: { url: string } }>('logo', { method: 'POST', body: form });
+  if (!data.data) throw new ApiError(500, data.message ?? 'The upload did not answer a logo address.');
   return data.data.url;
 }

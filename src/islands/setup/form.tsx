@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useT } from '../../stores/i18n.ts';
-import { call, SetupError, type SetupState } from './api.ts';
+import { ApiError } from '../../stores/api.ts';
+import { call, type SetupState } from './api.ts';
 
 type Values = Record<string, string | boolean>;
 
@@ -19,7 +20,7 @@ export function useStepForm<V extends Values>(initial: V) {
     try {
       return await action();
     } catch (error) {
-      if (error instanceof SetupError) {
+      if (error instanceof ApiError) {
         setErrors(error.errors);
         setMessage(error.message);
       } else setMessage(String(error));
