@@ -178,3 +178,24 @@ test('an owner asks for files; the recipient uploads, tidies and hands them over
   await ctx.db.destroy();
   expect(notes.filter((n) => n.category === 'file-request').length).toBe(2);
 });
+
+test('a link made with the dialog’s defaults never expires, and clearing an expiry makes it never expire again', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUpAndOpen(page);
+  await apiFolder(page, 'Forever');
+  await page.reload();
+
+  await openMenu(page, 'Forever', 'Share');
+  const dialog = page.getByRole('dialog', { name: 'Share Forever' });
+  await expect(dialog.getByLabel('Expires after')).toHaveValue('');
+  await dialog.getByRole('button', { name: 'Create link' }).click();
+  await expect(dialog.getByLabel('Link', { exact: true })).toHaveValue(/\/share\/[a-z2-7]{39}\/files$/);
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+
+  await dialog.getByLabel('Expires after').selectOption('24');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText(/· expires /)).toBeVisible();
+  await dialog.getByLabel('Expires after').selectOption('');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText(/· expires /)).toHaveCount(0);
+});

@@ -40,6 +40,22 @@ describe('share links: the owner’s calls', () => {
     expect(link.link).toBe(`${env.server.url}/share/${link.token}/files`);
   });
 
+  it('reads null, an empty string and an absent expiration as never, on create and on update', async () => {
+    const { client } = await registerUser(env.server.url);
+    for (const [index, expiration] of [null, '', undefined].entries()) {
+      const folder = await mkdir(client, `Never ${index}`);
+      const res = await client.post(`/api/share/${folder}`, expiration === undefined ? { type: 'folder' } : { type: 'folder', expiration });
+      expect(res.status, String(expiration)).toBe(201);
+      expect(res.body.data.attributes).toMatchObject({ expire_in: null, expires_at: null });
+    }
+    const folder = await mkdir(client, 'Soon');
+    const token = (await client.post(`/api/share/${folder}`, { type: 'folder', expiration: 24 })).body.data.attributes.token;
+    expect((await client.post(`/api/share/${token}`, { _method: 'patch', expiration: 24 })).body.data.attributes.expire_in).toBe(24);
+    const cleared = await client.post(`/api/share/${token}`, { _method: 'patch', expiration: null });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.data.attributes).toMatchObject({ expire_in: null, expires_at: null });
+  });
+
   it('refuses bad input with a 422 and makes no link', async () => {
     const { client } = await registerUser(env.server.url);
     const folder = await mkdir(client, 'F');

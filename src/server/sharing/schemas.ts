@@ -5,8 +5,9 @@ import { z } from 'zod';
 /** SPEC §9: a link lives 1, 2, 6, 12, 24, 48 or 168 hours, or for ever (null). */
 export const EXPIRATION_HOURS = [1, 2, 6, 12, 24, 48, 168] as const;
 
+// null and '' come first: coercing them would make 0 hours, which no link lives.
 const expiration = z
-  .union([z.coerce.number({ error: 'The expiration must be a number of hours.' }), z.null(), z.literal('')])
+  .union([z.null(), z.literal(''), z.coerce.number({ error: 'The expiration must be a number of hours.' })])
   .transform((v) => (v === '' || v === null ? null : v))
   .refine((v) => v === null || (EXPIRATION_HOURS as readonly number[]).includes(v), `The expiration must be one of ${EXPIRATION_HOURS.join(', ')} hours.`);
 
