@@ -163,7 +163,20 @@ test('an owner asks for files; the recipient uploads, tidies and hands them over
   await guest.setViewportSize({ width: 1280, height: 800 });
   await guest.emulateMedia({ colorScheme: 'light' });
 
+  // Upload leads; "I'm done" follows, quieter, and asks before it closes the request.
+  const actions = guest.locator('main header').last().locator('label, button');
+  await expect(actions.first()).toContainText('Upload');
+  await expect(actions.first()).toHaveClass(/btn-primary/);
+  await expect(guest.getByRole('button', { name: "I'm done" })).toHaveClass(/btn-secondary/);
   await guest.getByRole('button', { name: "I'm done" }).click();
+  const confirm = guest.getByRole('alertdialog', { name: 'Hand the files over?' });
+  await expect(confirm).toBeVisible();
+  await shot(guest, 'request-confirm-light-desktop');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(guest.getByTestId('shared-item')).toHaveCount(1);
+  await guest.getByRole('button', { name: "I'm done" }).click();
+  await guest.getByRole('alertdialog').getByRole('button', { name: 'Hand over' }).click();
   await expect(guest.getByRole('heading', { name: 'Thank you!' })).toBeVisible();
   await guest.reload();
   await expect(guest.getByTestId('request-closed')).toBeVisible();

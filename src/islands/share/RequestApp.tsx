@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { CheckCircle2, Inbox } from 'lucide-react';
+import { AlertDialog } from 'radix-ui';
 import { useEffect, useState } from 'react';
 import { FullPageSpinner } from '../../components/Spinner.tsx';
 import { $config } from '../../stores/config.ts';
@@ -61,10 +62,27 @@ export default function RequestApp({ token }: { token: string }) {
         </div>
       )}
       {request.status === 'active' ? (
-        <ScopedFolder api={api} editor onError={setError}>
-          <button type="button" className="btn-primary" onClick={() => void done()}>
-            <CheckCircle2 className="size-4" aria-hidden /> {t('requests.done')}
-          </button>
+        <ScopedFolder api={api} editor uploadPrimary onError={setError}>
+          <AlertDialog.Root>
+            <AlertDialog.Trigger asChild>
+              <button type="button" className="btn-secondary">
+                <CheckCircle2 className="size-4" aria-hidden /> {t('requests.done')}
+              </button>
+            </AlertDialog.Trigger>
+            <AlertDialog.Portal>
+              <AlertDialog.Overlay className="fixed inset-0 z-50 bg-backdrop" />
+              <AlertDialog.Content className="card fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 p-6 md:w-[440px]">
+                <AlertDialog.Title className="text-xl font-bold tracking-tight">{t('requests.done_title')}</AlertDialog.Title>
+                <AlertDialog.Description className="mt-1.5 text-[15px] text-muted">{t('requests.done_text')}</AlertDialog.Description>
+                <div className="mt-6 flex justify-end gap-2">
+                  <AlertDialog.Cancel className="btn-secondary">{t('actions.cancel')}</AlertDialog.Cancel>
+                  <AlertDialog.Action className="btn-primary" onClick={() => void done()}>
+                    {t('requests.done_confirm')}
+                  </AlertDialog.Action>
+                </div>
+              </AlertDialog.Content>
+            </AlertDialog.Portal>
+          </AlertDialog.Root>
         </ScopedFolder>
       ) : (
         <div className="card flex flex-col items-center px-6 py-16 text-center" data-testid="request-closed">

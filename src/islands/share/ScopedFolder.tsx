@@ -11,7 +11,15 @@ import { ItemIcon } from '../platform/ItemIcon.tsx';
  * A token holder's folder browser (a share link's or an upload request's): the items, and for an
  * editor upload, new folder, rename and remove; downloads where the scope allows them.
  */
-export function ScopedFolder({ api, editor, onError, children }: { api: ScopedApi; editor: boolean; onError: (m: string | null) => void; children?: ReactNode }) {
+export function ScopedFolder({ api, editor, uploadPrimary, onError, children }: {
+  api: ScopedApi;
+  editor: boolean;
+  /** Upload is what the page is for (an upload request): it leads, in the primary style. */
+  uploadPrimary?: boolean;
+  onError: (m: string | null) => void;
+  /** Page actions, after the folder's own. */
+  children?: ReactNode;
+}) {
   const t = useT();
   const listing = useStore($sharedItems);
   const [naming, setNaming] = useState<{ kind: 'create' } | { kind: 'rename'; item: Item } | null>(null);
@@ -51,10 +59,9 @@ export function ScopedFolder({ api, editor, onError, children }: { api: ScopedAp
           <h1 className="truncate text-2xl font-bold tracking-tight">{root?.attributes.name}</h1>
         </div>
         <div className="flex flex-wrap gap-2">
-          {children}
           {editor && (
             <>
-              <label className="btn-secondary cursor-pointer">
+              <label className={`${uploadPrimary ? 'btn-primary' : 'btn-secondary'} cursor-pointer focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-brand`}>
                 <Upload className="size-4" aria-hidden /> {t('sharing.upload')}
                 <input type="file" multiple className="sr-only" onChange={(e) => {
                   const files = [...(e.currentTarget.files ?? [])];
@@ -74,6 +81,7 @@ export function ScopedFolder({ api, editor, onError, children }: { api: ScopedAp
               <Download className="size-4" aria-hidden /> {t('sharing.download_all')}
             </a>
           )}
+          {children}
         </div>
       </header>
       {naming && (
