@@ -31,7 +31,11 @@ const timers = new Map<string, ReturnType<typeof setTimeout>>();
  */
 export function autoSave(field: string, value: string, options: { force?: boolean } = {}): void {
   clearTimeout(timers.get(field));
-  if (!options.force && value.trim() === '') return;
+  if (!options.force && value.trim() === '') {
+    // A required field left blank keeps its saved value; say so instead of saving nothing silently.
+    setSaveState(field, { status: 'error', message: t('profile.required_not_saved') });
+    return;
+  }
   timers.set(
     field,
     setTimeout(() => {

@@ -20,10 +20,19 @@ test('profile fields auto-save as you type and stay saved', async ({ page }) => 
   await expect(page.getByLabel('First name')).toHaveValue('Grace');
 });
 
-test('emptying the display name does not save a blank name', async ({ page }) => {
+test('emptying the display name says it was not saved, and saves no blank name', async ({ page }) => {
   await signUpAndOpen(page, '/user/profile', 'Blank Test');
+  const saves: string[] = [];
+  page.on('request', (r) => r.url().endsWith('/api/user/settings') && saves.push(r.postData() ?? ''));
   await page.getByLabel('Display name').fill('');
-  await page.waitForTimeout(400);
+  await expect(page.getByText('This field cannot be empty, so it was not saved.')).toBeVisible();
+  await expect(page.getByLabel('Display name')).toHaveAttribute('aria-invalid', 'true');
+  await shot(page, 'profile-name-required-light-desktop');
+  // Typing a name again clears the message and saves it.
+  await page.getByLabel('Display name').fill('Blank Test');
+  await expect(page.getByText('This field cannot be empty, so it was not saved.')).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  expect(saves.every((body) => !body.includes('"value":""'))).toBe(true);
   await page.reload();
   await expect(page.getByLabel('Display name')).toHaveValue('Blank Test');
 });
