@@ -112,6 +112,13 @@ describe('a fresh instance', () => {
     expect((await step('environment', { ...ENVIRONMENT, mail_from_address: 'not an email' })).status).toBe(422);
     expect((await step('environment', { ...ENVIRONMENT, mail_driver: 'pigeon' })).status).toBe(422);
     expect((await step('environment', { ...ENVIRONMENT, mail_driver: 'smtp', mail_host: 'bad host\r\nX: y', mail_port: 70000 })).body.errors).toMatchObject({ mail_port: expect.any(Array) });
+    const smtpWithoutSender = await step('environment', { ...ENVIRONMENT, mail_driver: 'smtp', mail_host: 'smtp.example.test', mail_from_address: '' });
+    expect(smtpWithoutSender.body.errors).toEqual({ mail_from_address: ['The sender address field is required.'] });
+    const noTestAddress = await step('test-mail', { ...ENVIRONMENT, mail_from_address: '' });
+    expect(noTestAddress.status).toBe(422);
+    expect(noTestAddress.body.errors).toEqual({ test_email: ['The test address field is required.'] });
+    // The log driver writes mails down: no sender address needed, for the step or its test email.
+    expect((await step('test-mail', { ...ENVIRONMENT, mail_from_address: '', test_email: 'log@example.test' })).status).toBe(200);
     expect((await step('environment', ENVIRONMENT)).status).toBe(200);
     const testMail = await step('test-mail', { ...ENVIRONMENT, test_email: 'me@example.test' });
     expect(testMail.status).toBe(200);

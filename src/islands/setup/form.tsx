@@ -22,7 +22,10 @@ export function useStepForm<V extends Values>(initial: V) {
     } catch (error) {
       if (error instanceof ApiError) {
         setErrors(error.errors);
-        setMessage(error.message);
+        // A field's error shows under the field; the banner carries only what no field on the form shows.
+        const elsewhere = Object.entries(error.errors).filter(([field]) => !(field in values));
+        const fields = Object.keys(error.errors).length;
+        setMessage(fields === 0 ? error.message : elsewhere.flatMap(([, messages]) => messages.slice(0, 1)).join(' '));
       } else setMessage(String(error));
       return undefined;
     } finally {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { CircleAlert, CircleCheck, CircleX } from 'lucide-react';
 import { FormField } from '../../components/FormField.tsx';
 import { useT } from '../../stores/i18n.ts';
@@ -9,6 +9,12 @@ export interface StepProps {
   state: SetupState;
   onSaved: (state: SetupState) => void;
   onBack?: (() => void) | undefined;
+}
+
+
+/** A hint's `command` spans as code: the server writes them in backticks. */
+function withCode(text: string): ReactNode[] {
+  return text.split(/`([^`]+)`/).map((part, i) => (i % 2 === 1 ? <code key={i} className="rounded bg-surface-2 px-1 py-0.5 font-mono text-[13px]">{part}</code> : part));
 }
 
 export function StatusCheckStep({ onSaved }: StepProps) {
@@ -37,7 +43,7 @@ export function StatusCheckStep({ onSaved }: StepProps) {
                   <span>{c.label}</span>
                   <span className="break-all text-sm font-normal text-muted">{c.detail}</span>
                 </p>
-                {!c.ok && <p className="mt-0.5 text-sm text-muted">{c.fix}</p>}
+                {!c.ok && <p className="mt-0.5 text-sm text-muted">{withCode(c.fix)}</p>}
               </div>
             </li>
           ))}
@@ -143,7 +149,7 @@ export function EnvironmentStep({ state, onSaved, onBack }: StepProps) {
         {smtp && text('mail_port', t('setup.mail_port'), { inputMode: 'numeric' })}
         {smtp && text('mail_username', t('setup.mail_username'), { required: false, autoComplete: 'off' })}
         {smtp && text('mail_password', t('setup.mail_password'), { required: false, type: 'password', autoComplete: 'new-password' })}
-        {text('mail_from_address', t('setup.mail_from_address'), { type: 'email', placeholder: 'no-reply@example.com' })}
+        {text('mail_from_address', t('setup.mail_from_address'), { type: 'email', placeholder: 'no-reply@example.com', required: smtp })}
         {text('mail_from_name', t('setup.mail_from_name'))}
       </div>
       <div className="mt-2 rounded-control border border-border bg-surface-2 p-4">

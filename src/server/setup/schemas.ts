@@ -38,12 +38,27 @@ export const EnvironmentInput = z
     mail_username: text(255, 'mail username').default(''),
     mail_password: z.string().max(255, 'The mail password may not be greater than 255 characters.').default(''),
     mail_encryption: z.enum(MAIL_ENCRYPTIONS, { error: 'The encryption must be tls, ssl or none.' }).default('tls'),
-    mail_from_address: emailField,
+    /** The log driver sends nothing: it may go without a sender address (the MAIL_FROM_ADDRESS default then). */
+    mail_from_address: z
+      .string({ error: 'The sender address must be text.' })
+      .trim()
+      .toLowerCase()
+      .max(255, 'The sender address may not be greater than 255 characters.')
+      .default('')
+      .refine((v) => v === '' || z.email().safeParse(v).success, 'The sender address must be a valid email address.'),
     mail_from_name: text(120, 'sender name').min(1, 'The sender name field is required.'),
   })
-  .refine((v) => v.mail_driver === 'log' || /^[A-Za-z0-9.-]+$/.test(v.mail_host), { message: 'The mail host must be a host name or address.', path: ['mail_host'] });
+  .refine((v) => v.mail_driver === 'log' || /^[A-Za-z0-9.-]+$/.test(v.mail_host), { message: 'The mail host must be a host name or address.', path: ['mail_host'] })
+  .refine((v) => v.mail_driver === 'log' || v.mail_from_address !== '', { message: 'The sender address field is required.', path: ['mail_from_address'] });
 
-export const TestMailInput = z.object({ test_email: emailField });
+export const TestMailInput = z.object({
+  test_email: z
+    .string({ error: 'The test address field is required.' })
+    .trim()
+    .min(1, 'The test address field is required.')
+    .max(255, 'The test address may not be greater than 255 characters.')
+    .pipe(z.email('The test address must be a valid email address.')),
+});
 
 const logoUrl = text(500, 'logo')
   .refine((v) => v === '' || /^\/[A-Za-z0-9._~\/-]*$/.test(v) || /^https:\/\/[^\s"'<>]+$/.test(v), 'A logo must be a path on this site (/logo.svg) or an https:// address.')

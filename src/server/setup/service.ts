@@ -105,6 +105,9 @@ export async function finishInstallation(ctx: AppContext, input: z.infer<typeof 
   }
 }
 
+/** What a log-driver setup without a sender address sends as (the log driver only writes mails down). */
+const defaultFromAddress = 'no-reply@localhost.localdomain';
+
 function mailSettings(env: z.infer<typeof EnvironmentInput>): MailSettings {
   return {
     driver: env.mail_driver,
@@ -113,7 +116,7 @@ function mailSettings(env: z.infer<typeof EnvironmentInput>): MailSettings {
     username: env.mail_username,
     password: env.mail_password,
     encryption: env.mail_encryption,
-    from_address: env.mail_from_address,
+    from_address: env.mail_from_address || defaultFromAddress,
     from_name: env.mail_from_name,
   };
 }
