@@ -81,6 +81,15 @@ describe('homepage and pages', () => {
     expect(robots.text).toContain(`Sitemap: ${env.server.url}/sitemap.xml`);
     expect(robots.text).toContain('Disallow: /api/');
   });
+
+  it('serves /favicon.ico for clients that ask for it without reading the page', async () => {
+    const res = await fetch(`${env.server.url}/favicon.ico`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/image\/(x-icon|vnd\.microsoft\.icon)/);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.readUInt16LE(2)).toBe(1); // an icon resource
+    expect(bytes.readUInt16LE(4)).toBeGreaterThan(0);
+  });
 });
 
 describe('contact form', () => {

@@ -13,6 +13,8 @@ export function staticAssets(dir: string): (req: IncomingMessage, res: ServerRes
       const hashed = pathname.startsWith('/_astro/');
       res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate');
       res.setHeader('X-Content-Type-Options', 'nosniff');
+      // sirv's type table has no entry for icons; nosniff would leave the browser guessing.
+      if (pathname.endsWith('.ico')) res.setHeader('Content-Type', 'image/x-icon');
     },
   });
 }
