@@ -122,10 +122,17 @@ test('the view, sorting and details panel are remembered after a reload; multi-s
   const names = () => page.getByRole('option').evaluateAll((els) => els.map((e) => e.getAttribute('title')));
   await expect.poll(names).toEqual(['Delta', 'Charlie', 'Alpha', 'Bravo']);
 
+  // Picking a field picks its natural direction: names A→Z, dates newest first.
   await page.getByRole('button', { name: 'Sort by', exact: true }).click();
-  await page.getByRole('menuitemcheckbox', { name: 'Name' }).click();
+  await page.getByRole('menuitemradio', { name: 'Name' }).click();
+  await expect.poll(names).toEqual(['Alpha', 'Bravo', 'Charlie', 'Delta']);
   await page.getByRole('button', { name: 'Sort by', exact: true }).click();
-  await page.getByRole('menuitemcheckbox', { name: 'Ascending' }).click();
+  await expect(page.getByRole('menuitemradio', { name: 'Ascending' })).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByRole('menuitemradio', { name: 'Descending' })).toHaveAttribute('aria-checked', 'false');
+  await page.getByRole('menuitemradio', { name: 'Descending' }).click();
+  await expect.poll(names).toEqual(['Delta', 'Charlie', 'Bravo', 'Alpha']);
+  await page.getByRole('button', { name: 'Sort by', exact: true }).click();
+  await page.getByRole('menuitemradio', { name: 'Ascending' }).click();
   await expect.poll(names).toEqual(['Alpha', 'Bravo', 'Charlie', 'Delta']);
   await page.getByRole('button', { name: 'Show as grid' }).click();
   await expect(page.getByTestId('items')).toHaveAttribute('data-view', 'grid');

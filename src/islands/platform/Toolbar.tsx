@@ -24,11 +24,12 @@ export function ToolButton({ label, onClick, pressed, children, danger, classNam
   );
 }
 
-const SORT_FIELDS: { field: Sorting['field']; key: string }[] = [
-  { field: 'name', key: 'files.sort_name' },
-  { field: 'created_at', key: 'files.sort_date' },
-  { field: 'size', key: 'files.sort_size' },
-  { field: 'type', key: 'files.sort_type' },
+/** Each field with the direction people expect when they pick it: names A→Z, newest and largest first. */
+const SORT_FIELDS: { field: Sorting['field']; key: string; natural: Sorting['direction'] }[] = [
+  { field: 'name', key: 'files.sort_name', natural: 'asc' },
+  { field: 'created_at', key: 'files.sort_date', natural: 'desc' },
+  { field: 'size', key: 'files.sort_size', natural: 'desc' },
+  { field: 'type', key: 'files.sort_type', natural: 'asc' },
 ];
 
 /** The toolbar: creating, the selection's actions (the same definitions as the context menu), and view choices. */
@@ -94,18 +95,28 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
           <DropdownMenu.Portal>
             <DropdownMenu.Content align="end" sideOffset={6} className="card z-50 min-w-[200px] p-1.5 shadow-xl">
               <DropdownMenu.Label className="px-3 py-1.5 text-xs font-semibold tracking-wide text-muted uppercase">{t('files.sort')}</DropdownMenu.Label>
-              {SORT_FIELDS.map(({ field, key }) => (
-                <MenuCheck key={field} checked={sorting.field === field} onSelect={() => $sorting.set({ ...sorting, field })}>
-                  {t(key)}
-                </MenuCheck>
-              ))}
+              <DropdownMenu.RadioGroup
+                value={sorting.field}
+                onValueChange={(value) => {
+                  const picked = SORT_FIELDS.find((f) => f.field === value);
+                  if (picked && picked.field !== sorting.field) $sorting.set({ field: picked.field, direction: picked.natural });
+                }}
+              >
+                {SORT_FIELDS.map(({ field, key }) => (
+                  <MenuRadio key={field} value={field} checked={sorting.field === field}>
+                    {t(key)}
+                  </MenuRadio>
+                ))}
+              </DropdownMenu.RadioGroup>
               <DropdownMenu.Separator className="my-1 h-px bg-border" />
-              <MenuCheck checked={sorting.direction === 'asc'} onSelect={() => $sorting.set({ ...sorting, direction: 'asc' })}>
-                {t('files.ascending')}
-              </MenuCheck>
-              <MenuCheck checked={sorting.direction === 'desc'} onSelect={() => $sorting.set({ ...sorting, direction: 'desc' })}>
-                {t('files.descending')}
-              </MenuCheck>
+              <DropdownMenu.RadioGroup value={sorting.direction} onValueChange={(value) => $sorting.set({ ...sorting, direction: value === 'asc' ? 'asc' : 'desc' })}>
+                <MenuRadio value="asc" checked={sorting.direction === 'asc'}>
+                  {t('files.ascending')}
+                </MenuRadio>
+                <MenuRadio value="desc" checked={sorting.direction === 'desc'}>
+                  {t('files.descending')}
+                </MenuRadio>
+              </DropdownMenu.RadioGroup>
             </DropdownMenu.Content>
           </DropdownMenu.Portal>
         </DropdownMenu.Root>
@@ -124,15 +135,11 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
   );
 }
 
-function MenuCheck({ checked, onSelect, children }: { checked: boolean; onSelect: () => void; children: ReactNode }) {
+function MenuRadio({ value, checked, children }: { value: string; checked: boolean; children: ReactNode }) {
   return (
-    <DropdownMenu.CheckboxItem
-      checked={checked}
-      onSelect={onSelect}
-      className="flex cursor-default items-center gap-3 rounded-lg px-3 py-2 text-sm outline-none select-none data-[highlighted]:bg-surface-2"
-    >
+    <DropdownMenu.RadioItem value={value} className="flex cursor-default items-center gap-3 rounded-lg px-3 py-2 text-sm outline-none select-none data-[highlighted]:bg-surface-2">
       <span className="flex size-4 items-center justify-center">{checked && <Check className="size-4 text-brand" aria-hidden />}</span>
       {children}
-    </DropdownMenu.CheckboxItem>
+    </DropdownMenu.RadioItem>
   );
 }
