@@ -38,7 +38,8 @@ export interface Listing {
   items: Item[];
   root: Item | null;
   nextCursor: string | null;
-  status: 'loading' | 'ready' | 'error';
+  /** `missing`: the folder does not exist (or is not the user's); `error`: the load failed otherwise. */
+  status: 'loading' | 'ready' | 'error' | 'missing';
   loadingMore: boolean;
 }
 
@@ -63,14 +64,20 @@ interface ListAnswer {
   meta?: { root?: Item | null; next_cursor?: string | null };
 }
 
-/** SPEC §8: a folder load answered 401/403 goes to sign-in; other failures show the generic popup. */
+/**
+ * SPEC §8: a folder load answered 401/403 goes to sign-in; other failures show the generic popup.
+ * A folder that is not there is no failure of the app: the list says so, and nothing pops up.
+ */
 function folderLoadFailed(error: unknown): void {
   if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
     signInAgain();
     return;
   }
-  showAlert({ title: t('popup_error.title'), message: error instanceof ApiError && error.status === 404 ? t('files.not_found') : t('popup_error.message') });
+  if (isMissing(error)) return;
+  showAlert({ title: t('popup_error.title'), message: t('popup_error.message') });
 }
+
+const isMissing = (error: unknown) => error instanceof ApiError && error.status === 404;
 
 /** Opens a listing; `quiet` keeps the current items on screen while it refreshes. */
 export async function openListing(source: Source, { quiet = false } = {}): Promise<void> {
@@ -84,7 +91,7 @@ export async function openListing(source: Source, { quiet = false } = {}): Promi
     $listing.set({ source, items: res.data, root: res.meta?.root ?? null, nextCursor: res.meta?.next_cursor ?? null, status: 'ready', loadingMore: false });
   } catch (error) {
     if (mine !== generation) return;
-    $listing.set({ source, items: [], root: null, nextCursor: null, status: 'error', loadingMore: false });
+    $listing.set({ source, items: [], root: null, nextCursor: null, status: isMissing(error) ? 'missing' : 'error', loadingMore: false });
     folderLoadFailed(error);
   }
 }

@@ -10,10 +10,15 @@ export interface Toast {
 export const $toasts = atom<Toast[]>([]);
 let nextToast = 1;
 
-export function toast(type: Toast['type'], message: string): void {
+/** At most this many toasts show at once; a new one pushes the oldest out. */
+export const TOAST_LIMIT = 3;
+
+/** Shows a toast for a few seconds; the id lets the caller take it back when the news changes. */
+export function toast(type: Toast['type'], message: string): number {
   const id = nextToast++;
-  $toasts.set([...$toasts.get(), { id, type, message }]);
+  $toasts.set([...$toasts.get(), { id, type, message }].slice(-TOAST_LIMIT));
   setTimeout(() => dismissToast(id), TOAST_LIFETIME_MS);
+  return id;
 }
 
 export function dismissToast(id: number): void {

@@ -216,9 +216,15 @@ test('trashing the open folder from the tree goes back to where it was', async (
   await expect(page.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
 });
 
-test('a folder that does not exist shows the error popup', async ({ page }) => {
+test('a folder that does not exist says so once, in the list, with a way home', async ({ page }) => {
   await signUpAndOpen(page, '/platform/files/00000000-0000-0000-0000-000000000000');
-  await expect(page.getByRole('dialog')).toContainText('This folder does not exist or was deleted.');
+  await expect(page.getByText('This folder does not exist or was deleted.')).toHaveCount(1);
+  await expect(page.getByRole('heading', { name: 'This folder could not be opened' })).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await shot(page, 'files-missing-folder-light-desktop');
+  await page.getByRole('link', { name: 'Open my files' }).click();
+  await expect(page).toHaveURL(/\/platform\/files$/);
+  await expect(page.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
 });
 
 test('an account that may not create folders gets the spec message instead of the popup', async ({ page }) => {

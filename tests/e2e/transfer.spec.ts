@@ -99,6 +99,8 @@ test('import from URL: the server fetches the address into the open folder', asy
     await dialog.getByRole('button', { name: 'Import' }).click();
     await expect(page.getByTestId('toast').filter({ hasText: '1 file imported' })).toBeVisible({ timeout: 20_000 });
     await expect(page.getByRole('dialog')).toContainText('169.254.169.254');
+    // One message per outcome: the failure popup replaces the "Importing…" toast.
+    await expect(page.getByTestId('toast').filter({ hasText: 'Importing' })).toHaveCount(0);
     await page.keyboard.press('Escape');
     await expect(item(page, 'notes.txt')).toBeVisible();
   } finally {

@@ -3,13 +3,13 @@ import { CircleAlert, CircleCheck, X } from 'lucide-react';
 import { $toasts, dismissToast } from '../../stores/ui.ts';
 import { useT } from '../../stores/i18n.ts';
 
-/** Success and danger toasts, bottom right, each gone after 6 s (SPEC §9). */
+/** Success and danger toasts, top right, newest on top, at most three, each gone after 6 s (SPEC §9). */
 export function Toasts() {
   const toasts = useStore($toasts);
   const t = useT();
   return (
     <div aria-live="polite" className="pointer-events-none fixed inset-x-4 top-4 z-50 flex flex-col items-end gap-2 sm:left-auto sm:right-6 sm:top-6">
-      {toasts.map((item) => (
+      {[...toasts].reverse().map((item) => (
         <div
           key={item.id}
           role={item.type === 'danger' ? 'alert' : 'status'}

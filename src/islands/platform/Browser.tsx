@@ -105,7 +105,25 @@ function Body({ listing, favourites }: { listing: Listing | null; favourites: Se
       </div>
     );
   }
-  if (listing.status === 'error') return <Empty icon={<FolderOpen className="size-7" aria-hidden />} title={t('files.load_failed')} text={t('popup_error.message')} />;
+  if (listing.status === 'missing') {
+    return (
+      <Empty icon={<FolderOpen className="size-7" aria-hidden />} title={t('files.load_failed')} text={t('files.not_found')}>
+        <a className="btn-primary mt-5" href="/platform/files">
+          {t('files.open_home')}
+        </a>
+      </Empty>
+    );
+  }
+  // The popup has said what went wrong; the list only offers to try again.
+  if (listing.status === 'error') {
+    return (
+      <div className="flex justify-center py-20">
+        <button type="button" className="btn-secondary" onClick={() => void openListing(listing.source)}>
+          {t('storage.retry')}
+        </button>
+      </div>
+    );
+  }
   if (listing.items.length === 0) {
     const { source } = listing;
     if (source.kind === 'trash') return <Empty icon={<Trash2 className="size-7" aria-hidden />} title={t('files.trash_empty_title')} text={t('files.trash_empty_text')} />;

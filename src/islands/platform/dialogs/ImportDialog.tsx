@@ -3,7 +3,7 @@ import { api, ApiError } from '../../../stores/api.ts';
 import { closeDialog } from '../../../stores/dialogs.ts';
 import { refreshListing } from '../../../stores/files.ts';
 import { useT, t as translate } from '../../../stores/i18n.ts';
-import { showAlert, toast } from '../../../stores/ui.ts';
+import { dismissToast, showAlert, toast } from '../../../stores/ui.ts';
 import { DialogButtons, DialogFrame } from './DialogFrame.tsx';
 
 interface Job {
@@ -14,7 +14,7 @@ interface Job {
 const POLL_MS = 1500;
 
 /** Follows an import on the server until it ends, then says how it went and refreshes the view. */
-function follow(id: string): void {
+function follow(id: string, startedToast: number): void {
   const tick = async () => {
     try {
       const job = (await api.get<{ data: Job }>(`/api/upload/remote/${encodeURIComponent(id)}`)).data;
@@ -23,6 +23,8 @@ function follow(id: string): void {
       const done = job.attributes.results.length - failed.length;
       if (done) toast('success', translate('uploads.import_done', { count: done }));
       if (failed.length || job.attributes.status === 'failed') {
+        // "Importing…" is no longer true: the popup alone tells what happened.
+        dismissToast(startedToast);
         showAlert({ title: translate('uploads.import_failed_title'), message: failed.map((f) => `${f.url}: ${'message' in f ? f.message : ''}`).join('\n') || translate('popup_error.message') });
       }
       void refreshListing();
@@ -49,8 +51,7 @@ export function ImportDialog({ parentId }: { parentId: string | null }) {
     try {
       const res = await api.post<{ data: Job }>('/api/upload/remote', { urls, parent_id: parentId });
       closeDialog();
-      toast('success', t('uploads.import_started', { count: urls.length }));
-      follow(res.data.id);
+      follow(res.data.id, toast('success', t('uploads.import_started', { count: urls.length })));
     } catch (err) {
       if (err instanceof ApiError && err.status === 422) setError(Object.values(err.errors)[0]?.[0] ?? err.message);
       else {
