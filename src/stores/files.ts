@@ -268,9 +268,7 @@ export function formatSize(bytes: number): string {
   return `${i === 0 ? v : v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
 }
 
-export function formatDate(iso: string): string {
-  return new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: 'medium' }).format(new Date(iso));
-}
+export { formatDate } from './dates.ts';
 
 /** Emoji values are a plain string or the picker's `{ char }` object. */
 export function emojiChar(emoji: unknown): string | null {

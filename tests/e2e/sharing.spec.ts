@@ -108,7 +108,16 @@ test('an owner shares a folder with a password and expiry; a visitor browses, do
   await page.goto('/platform/my-shared-items');
   await expect(page.getByRole('heading', { name: 'My shared items' })).toBeVisible();
   await expect(page.getByText('Can edit and upload · Protected by a password')).toBeVisible();
+  // It is a place of the file area: the same navigation, and the app's one date format (no seconds).
+  const nav = page.getByRole('navigation', { name: 'Folders' });
+  await expect(nav.getByRole('link', { name: 'My shared items' })).toHaveClass(/bg-brand-soft/);
+  await expect(nav.getByRole('link', { name: 'Holiday' })).toBeVisible();
+  await expect(page.getByText(/expires [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M$/)).toBeVisible();
   await shot(page, 'my-shared-items-light-desktop');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole('navigation', { name: 'Places' }).getByRole('link', { name: 'My shared items' })).toHaveAttribute('aria-current', 'page');
+  await shot(page, 'my-shared-items-light-phone');
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   // The owner revokes; the visitor's next click lands on the 404 page.
   await page.getByRole('button', { name: 'Manage' }).click();

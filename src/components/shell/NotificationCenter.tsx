@@ -7,6 +7,7 @@ import { api } from '../../stores/api.ts';
 import { useT } from '../../stores/i18n.ts';
 import { showAlert } from '../../stores/ui.ts';
 import { $user } from '../../stores/user.ts';
+import { formatDateTime } from '../../stores/dates.ts';
 
 /** Where a notification's `route` action leads (SPEC §3 action params: route name and id). */
 const ROUTE_PATHS: Record<string, (id: string | null) => string> = {
@@ -143,7 +144,7 @@ function NotificationRow({ notification, highlighted, onFollow }: { notification
       <p className="break-words text-muted">{description}</p>
       <div className="mt-1 flex items-center justify-between gap-2">
         <time className="text-xs text-muted" dateTime={created_at}>
-          {new Date(created_at).toLocaleString(document.documentElement.lang || undefined, { dateStyle: 'medium', timeStyle: 'short' })}
+          {formatDateTime(created_at)}
         </time>
         {path && action && (
           <a href={path} className="link text-xs font-semibold" onClick={onFollow}>

@@ -29,6 +29,7 @@ import { ItemsView } from './ItemsView.tsx';
 import { NavigationPanel } from './NavigationPanel.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { DropZone } from './DropZone.tsx';
+import { PhonePlaces } from './PhonePlaces.tsx';
 
 const sourceKey = (s: Source) => (s.kind === 'latest' ? 'latest' : `${s.kind}:${s.id ?? ''}`);
 
@@ -70,7 +71,7 @@ export function Browser({ source }: { source: Source }) {
         </div>
       </div>
       <section className="min-w-0" aria-busy={!current || current.status === 'loading'}>
-        <PhonePlaces source={source} />
+        <PhonePlaces active={source.kind === 'latest' ? 'recent' : source.kind === 'trash' ? 'trash' : 'home'} />
         <header className="mb-4 flex flex-wrap items-center justify-between gap-x-4 gap-y-3">
           {current ? <Breadcrumb listing={current} /> : <h1 className="text-2xl font-bold tracking-tight">{place}</h1>}
           {current && <Toolbar listing={current} selected={selected} favourites={favourites} onSearch={openSpotlight} />}
@@ -157,24 +158,5 @@ function Empty({ icon, title, text, children }: { icon: React.ReactNode; title: 
       <p className="mt-1 max-w-sm text-[15px] text-muted">{text}</p>
       {children}
     </div>
-  );
-}
-
-/** Below the large breakpoint the navigation panel is gone: the three places become tabs. */
-function PhonePlaces({ source }: { source: Source }) {
-  const t = useT();
-  const tabs = [
-    { href: '/platform/files', label: t('locations.home'), active: source.kind === 'folder' },
-    { href: '/platform/recent-uploads', label: t('locations.recent'), active: source.kind === 'latest' },
-    { href: '/platform/trash', label: t('locations.trash'), active: source.kind === 'trash' },
-  ];
-  return (
-    <nav aria-label={t('files.places')} className="-mx-1 mb-4 flex gap-1 overflow-x-auto lg:hidden">
-      {tabs.map((tab) => (
-        <a key={tab.href} href={tab.href} aria-current={tab.active ? 'page' : undefined} className={`shrink-0 rounded-full px-3.5 py-1.5 text-sm font-semibold ${tab.active ? 'bg-brand-soft text-brand' : 'text-muted hover:bg-surface-2'}`}>
-          {tab.label}
-        </a>
-      ))}
-    </nav>
   );
 }

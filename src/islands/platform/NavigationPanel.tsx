@@ -11,7 +11,7 @@ import { ItemContextMenu } from './ItemContextMenu.tsx';
 import { dropTarget, hasDragItems, readDragItems } from './dnd.ts';
 
 /** The file area's left panel: places, favourites (drop a folder here to add it) and the folder tree. */
-export function NavigationPanel({ listing }: { listing: Listing | null }) {
+export function NavigationPanel({ listing, sharedActive = false }: { listing: Listing | null; sharedActive?: boolean }) {
   const t = useT();
   const tree = useStore($tree);
   const user = useStore($user);
@@ -26,7 +26,7 @@ export function NavigationPanel({ listing }: { listing: Listing | null }) {
       <ul className="flex flex-col gap-0.5">
         <Place href="/platform/files" icon={<House className="size-[18px]" aria-hidden />} label={t('locations.home')} active={source?.kind === 'folder' && source.id === null} dropId={null} />
         <Place href="/platform/recent-uploads" icon={<Clock className="size-[18px]" aria-hidden />} label={t('locations.recent')} active={source?.kind === 'latest'} />
-        <Place href="/platform/my-shared-items" icon={<Link2 className="size-[18px]" aria-hidden />} label={t('sharing.my_shared_items')} active={false} />
+        <Place href="/platform/my-shared-items" icon={<Link2 className="size-[18px]" aria-hidden />} label={t('sharing.my_shared_items')} active={sharedActive} />
         <Place href="/platform/trash" icon={<Trash2 className="size-[18px]" aria-hidden />} label={t('locations.trash')} active={source?.kind === 'trash'} />
       </ul>
 

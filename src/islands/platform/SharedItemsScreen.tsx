@@ -4,10 +4,14 @@ import { useEffect } from 'react';
 import { Spinner } from '../../components/Spinner.tsx';
 import { useTitle } from '../../components/useTitle.ts';
 import { $dialog, openDialog } from '../../stores/dialogs.ts';
+import { $tree, loadTree } from '../../stores/files.ts';
 import { useT } from '../../stores/i18n.ts';
 import { $mySharedItems, loadMySharedItems, shareOf } from '../../stores/sharing.ts';
 import { Dialogs } from './dialogs/Dialogs.tsx';
 import { ItemIcon } from './ItemIcon.tsx';
+import { NavigationPanel } from './NavigationPanel.tsx';
+import { PhonePlaces } from './PhonePlaces.tsx';
+import { formatDateTime } from '../../stores/dates.ts';
 
 /** /platform/my-shared-items: everything the user shares, with its link's state. */
 export default function SharedItemsScreen() {
@@ -18,9 +22,19 @@ export default function SharedItemsScreen() {
   useEffect(() => {
     if (!dialog) void loadMySharedItems();
   }, [dialog]);
+  useEffect(() => {
+    if ($tree.get() === null) void loadTree();
+  }, []);
 
   return (
-    <section>
+    <div className="grid gap-6 lg:grid-cols-[220px_minmax(0,1fr)]">
+      <div className="hidden lg:block">
+        <div className="sticky top-6">
+          <NavigationPanel listing={null} sharedActive />
+        </div>
+      </div>
+    <section className="min-w-0">
+      <PhonePlaces active="shared" />
       <h1 className="mb-4 text-2xl font-bold tracking-tight">{t('sharing.my_shared_items')}</h1>
       {!items ? (
         <div className="flex justify-center py-20">
@@ -44,9 +58,9 @@ export default function SharedItemsScreen() {
                 <ItemIcon item={item} />
                 <div className="min-w-0 flex-1">
                   <p className="truncate font-medium">{item.attributes.name}</p>
-                  <p className="truncate text-xs text-muted">
+                  <p className="text-xs text-muted">
                     {a.permission === 'editor' ? t('sharing.editor') : t('sharing.visitor')} · {a.protected ? t('sharing.protected') : t('sharing.open')}
-                    {a.expires_at ? ` · ${t('sharing.expires', { date: new Date(a.expires_at).toLocaleString() })}` : ''}
+                    {a.expires_at ? ` · ${t('sharing.expires', { date: formatDateTime(a.expires_at) })}` : ''}
                   </p>
                 </div>
                 <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${a.expired ? 'bg-danger/10 text-danger' : 'bg-success/10 text-success'}`}>{a.expired ? t('sharing.state_expired') : t('sharing.state_active')}</span>
@@ -58,7 +72,8 @@ export default function SharedItemsScreen() {
           })}
         </ul>
       )}
-      <Dialogs />
     </section>
+      <Dialogs />
+    </div>
   );
 }

@@ -8,16 +8,13 @@ import { api, ApiError } from '../../stores/api.ts';
 import { useT } from '../../stores/i18n.ts';
 import { toast } from '../../stores/ui.ts';
 import { SettingsNav } from './SettingsNav.tsx';
+import { formatDateTime } from '../../stores/dates.ts';
 
 interface AccessToken {
   id: string;
   name: string;
   last_used_at: string | null;
   created_at: string;
-}
-
-function formatDate(iso: string): string {
-  return new Intl.DateTimeFormat(document.documentElement.lang || undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }
 
 export default function TokensScreen() {
@@ -115,7 +112,7 @@ export default function TokensScreen() {
                   <KeyRound className="size-5 shrink-0 text-muted" aria-hidden />
                   <div className="min-w-0 flex-1">
                     <p className="truncate font-semibold">{token.name}</p>
-                    <p className="text-sm text-muted">{token.last_used_at ? t('tokens.last_used', { date: formatDate(token.last_used_at) }) : t('tokens.never_used')}</p>
+                    <p className="text-sm text-muted">{token.last_used_at ? t('tokens.last_used', { date: formatDateTime(token.last_used_at) }) : t('tokens.never_used')}</p>
                   </div>
                   <button type="button" className="btn-secondary px-3 py-1.5 text-sm text-danger" onClick={() => void revoke(token)} aria-label={`${t('tokens.revoke')} ${token.name}`}>
                     {t('tokens.revoke')}

@@ -7,6 +7,7 @@ import { useT } from '../../../stores/i18n.ts';
 import { createShare, EXPIRATION_HOURS, revokeShares, shareOf, updateShare, type Share } from '../../../stores/sharing.ts';
 import { toast } from '../../../stores/ui.ts';
 import { DialogFrame } from './DialogFrame.tsx';
+import { formatDateTime } from '../../../stores/dates.ts';
 
 /** Create or manage an item's share link: permission, password, expiry, email, QR code, revoke. */
 export function ShareDialog({ item }: { item: Item }) {
@@ -87,7 +88,7 @@ export function ShareDialog({ item }: { item: Item }) {
             </div>
             <p className="mt-1.5 text-xs text-muted">
               {share.attributes.protected ? t('sharing.protected') : t('sharing.open')}
-              {share.attributes.expires_at ? ` · ${t('sharing.expires', { date: new Date(share.attributes.expires_at).toLocaleString() })}` : ''}
+              {share.attributes.expires_at ? ` · ${t('sharing.expires', { date: formatDateTime(share.attributes.expires_at) })}` : ''}
             </p>
           </div>
         </div>

@@ -1,0 +1,23 @@
+import { useT } from '../../stores/i18n.ts';
+
+export type Place = 'home' | 'recent' | 'shared' | 'trash';
+
+/** Below the large breakpoint the navigation panel is gone: the file area's places become tabs. */
+export function PhonePlaces({ active }: { active: Place }) {
+  const t = useT();
+  const tabs: { place: Place; href: string; label: string }[] = [
+    { place: 'home', href: '/platform/files', label: t('locations.home') },
+    { place: 'recent', href: '/platform/recent-uploads', label: t('locations.recent') },
+    { place: 'shared', href: '/platform/my-shared-items', label: t('sharing.my_shared_items') },
+    { place: 'trash', href: '/platform/trash', label: t('locations.trash') },
+  ];
+  return (
+    <nav aria-label={t('files.places')} className="-mx-1 mb-4 flex gap-1 overflow-x-auto lg:hidden">
+      {tabs.map((tab) => (
+        <a key={tab.href} href={tab.href} aria-current={tab.place === active ? 'page' : undefined} className={`shrink-0 rounded-full px-3.5 py-1.5 text-sm font-semibold ${tab.place === active ? 'bg-brand-soft text-brand' : 'text-muted hover:bg-surface-2'}`}>
+          {tab.label}
+        </a>
+      ))}
+    </nav>
+  );
+}
