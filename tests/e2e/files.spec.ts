@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, shot, signUpAndOpen, test } from './fixtures.ts';
+import { e2eContext, seedFiles } from './seed.ts';
 
 const headers = () => ({ Origin: process.env.E2E_BASE_URL!, 'X-Requested-With': 'XMLHttpRequest' });
 
@@ -245,7 +246,6 @@ test('a folder of 1,500 files opens at once, renders only what is on screen, and
   await page.setViewportSize({ width: 1440, height: 900 });
   const email = await signUpAndOpen(page);
   const big = await apiFolder(page, 'Big');
-  const { e2eContext, seedFiles } = await import('./seed.ts');
   const ctx = await e2eContext();
   await seedFiles(ctx, email, big, 1500);
   await ctx.db.destroy();
@@ -270,12 +270,49 @@ test('on a phone a long press selects and turns on multi-select', async ({ page 
   await apiFolder(page, 'Pocket');
   await apiFolder(page, 'Wallet');
   await page.reload();
-  await item(page, 'Pocket').dispatchEvent('pointerdown', { pointerType: 'touch', isPrimary: true });
-  await page.waitForTimeout(650);
-  await item(page, 'Pocket').dispatchEvent('pointerup', { pointerType: 'touch', isPrimary: true });
+  // A finger held on an item selects it (and turns on select mode), then opens its menu.
+  const pocket = page.locator('[data-testid="item"][title="Pocket"]');
+  await pocket.dispatchEvent('pointerdown', { pointerType: 'touch', isPrimary: true });
+  await expect(page.getByTestId('item-menu').getByRole('menuitem', { name: 'Open' })).toBeVisible();
+  await expect(pocket).toHaveAttribute('aria-selected', 'true');
+  await pocket.dispatchEvent('pointerup', { pointerType: 'touch', isPrimary: true });
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('item-menu')).toHaveCount(0);
   await expect(item(page, 'Pocket')).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('button', { name: 'Select several' })).toHaveAttribute('aria-pressed', 'true');
   await item(page, 'Wallet').click();
   await expect(page.getByRole('option', { selected: true })).toHaveCount(2);
   await shot(page, 'files-multiselect-light-phone');
+});
+
+test.describe('on a touch screen', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test('a tap opens a folder and previews a file; the menu offers Open and shows no key hints', async ({ page }) => {
+    const email = await signUpAndOpen(page);
+    const folder = await apiFolder(page, 'Trips');
+    const ctx = await e2eContext();
+    await seedFiles(ctx, email, folder, 1, 'ticket');
+    await ctx.db.destroy();
+    await page.reload();
+
+    const trips = item(page, 'Trips');
+    await trips.scrollIntoViewIfNeeded();
+    await trips.tap();
+    await expect(page).toHaveURL(new RegExp(`/platform/files/${folder}$`));
+    const file = page.getByRole('option').first();
+    await expect(file).toBeVisible();
+    await file.tap();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+
+    await file.dispatchEvent('pointerdown', { pointerType: 'touch', isPrimary: true });
+    const menu = page.getByTestId('item-menu');
+    await expect(menu.getByRole('menuitem', { name: 'Open' })).toBeVisible();
+    await expect(menu.getByTestId('shortcut').first()).toBeHidden();
+    await shot(page, 'files-touch-menu-light-phone');
+    await menu.getByRole('menuitem', { name: 'Open' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+  });
 });

@@ -18,7 +18,8 @@ function MenuContent({ context }: { context: () => ActionContext }) {
   const ctx = context();
   const actions = actionsFor(ctx);
   return (
-    <ContextMenu.Content className="card z-50 min-w-[200px] p-1.5 shadow-xl" data-testid="item-menu">
+    // Escape closes the menu alone: the file area's own Escape would clear the selection as well.
+    <ContextMenu.Content className="card z-50 min-w-[200px] p-1.5 shadow-xl" data-testid="item-menu" onEscapeKeyDown={(event) => event.stopPropagation()}>
       {actions.map((action) => (
         <ContextMenu.Item
           key={action.id}
@@ -27,7 +28,8 @@ function MenuContent({ context }: { context: () => ActionContext }) {
         >
           <action.Icon className="size-4" aria-hidden />
           <span className="flex-1">{action.label(ctx)}</span>
-          {action.shortcut && <span className="text-xs text-muted">{action.shortcut}</span>}
+          {/* Key hints mean nothing on a touch screen. */}
+          {action.shortcut && <span className="text-xs text-muted pointer-coarse:hidden" data-testid="shortcut">{action.shortcut}</span>}
         </ContextMenu.Item>
       ))}
     </ContextMenu.Content>

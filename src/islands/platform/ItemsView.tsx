@@ -212,6 +212,8 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
   const t = useT();
   const [over, setOver] = useState(false);
   const press = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // A tap opens (there is no double-tap on a phone); a tap in select mode, or after a long press, selects.
+  const pointer = useRef<{ type: string; longPressed: boolean }>({ type: 'mouse', longPressed: false });
   const canDrop = item.type === 'folder' && listing.source.kind === 'folder';
   const a = item.attributes;
   const detail = item.type === 'folder' ? t('files.items_count', { count: a.items ?? 0 }) : formatSize(a.size);
@@ -228,6 +230,12 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
     draggable: listing.source.kind !== 'trash',
     onClick: (e: React.MouseEvent) => {
       onFocus();
+      if (pointer.current.type === 'touch') {
+        if (pointer.current.longPressed) return;
+        if ($multiSelectMode.get()) selectItem(item.id, 'toggle');
+        else openItem(item, listing.source);
+        return;
+      }
       selectItem(item.id, e.shiftKey ? 'range' : e.metaKey || e.ctrlKey ? 'toggle' : 'single');
     },
     onDoubleClick: () => openItem(item, listing.source),
@@ -236,10 +244,12 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
       setDragItems(e, list, list.length === 1 ? a.name : t('files.n_items', { count: list.length }));
     },
     onPointerDown: (e: React.PointerEvent) => {
+      pointer.current = { type: e.pointerType, longPressed: false };
       if (e.pointerType !== 'touch') return;
       press.current = setTimeout(() => {
         if (!$multiSelectMode.get()) $multiSelectMode.set(true);
         selectItem(item.id, 'toggle');
+        pointer.current.longPressed = true;
         press.current = null;
       }, LONG_PRESS_MS);
     },

@@ -41,7 +41,7 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
   const multi = useStore($multiSelectMode);
   const { source } = listing;
   const ctx = { source, items: selected, favourites };
-  const actions = actionsFor(ctx).filter((a) => a.id !== 'info');
+  const actions = actionsFor(ctx).filter((a) => a.id !== 'info' && a.id !== 'open');
 
   return (
     <div className="flex flex-wrap items-center gap-1" role="toolbar" aria-label={t('files.toolbar')}>

@@ -1,4 +1,4 @@
-import { Download, FolderInput, Inbox, Share2, FolderPlus, Info, Pencil, RotateCcw, Star, StarOff, Trash2, X } from 'lucide-react';
+import { Download, FolderInput, FolderOpen, Inbox, Share2, FolderPlus, Info, Pencil, RotateCcw, Star, StarOff, Trash2, X } from 'lucide-react';
 import type { ComponentType } from 'react';
 import { openPage } from '@nanostores/router';
 import { ApiError } from '../../stores/api.ts';
@@ -45,6 +45,15 @@ export async function runAction(action: Action, ctx: ActionContext): Promise<voi
 }
 
 export const ACTIONS: Action[] = [
+  {
+    // In the menu for touch and keyboard users, who have no double-click; the toolbar leaves it out.
+    id: 'open',
+    label: () => t('actions.open'),
+    Icon: FolderOpen,
+    shortcut: 'Enter',
+    when: (ctx) => one(ctx) && !(inTrash(ctx) && ctx.items[0]!.type === 'file'),
+    run: (ctx) => openItem(ctx.items[0]!, ctx.source),
+  },
   {
     id: 'rename',
     label: () => t('actions.rename'),
