@@ -221,3 +221,34 @@ test('a link made with the dialog’s defaults never expires, and clearing an ex
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog.getByText(/· expires /)).toHaveCount(0);
 });
+
+test('the instance logo shows in the app sidebar, on the share password gate and on the request page', async ({ page, browser }) => {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(`${process.env.E2E_DATA_DIR}/database.sqlite`);
+  const setLogo = (value: string) => db.prepare("insert into settings (key, value) values ('logo_horizontal', ?) on conflict(key) do update set value = excluded.value").run(JSON.stringify(value));
+  setLogo('/favicon.svg');
+  try {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await signUpAndOpen(page);
+    await expect(page.locator('aside').getByTestId('logo-image').locator('img')).toHaveAttribute('src', '/favicon.svg');
+    const folder = await apiFolder(page, 'Branded');
+    const link = await page.request.post(`/api/share/${folder}`, { data: { type: 'folder', password: 'brand new secret' }, headers: headers() });
+    expect(link.status()).toBe(201);
+    const request = await page.request.post('/api/upload-request', { data: { folder_id: folder }, headers: headers() });
+    expect(request.status()).toBe(201);
+
+    const visitor = await browser.newContext();
+    const guest = await visitor.newPage();
+    await guest.goto((await link.json()).data.attributes.link);
+    await expect(guest.getByLabel('Password')).toBeVisible();
+    await expect(guest.getByTestId('logo-image').locator('img')).toHaveAttribute('src', '/favicon.svg');
+    await shot(guest, 'share-gate-logo-light-desktop');
+    await guest.goto((await request.json()).data.attributes.link);
+    await expect(guest.getByRole('button', { name: "I'm done" })).toBeVisible();
+    await expect(guest.getByTestId('logo-image').locator('img')).toHaveAttribute('src', '/favicon.svg');
+    await visitor.close();
+  } finally {
+    setLogo('');
+    db.close();
+  }
+});
