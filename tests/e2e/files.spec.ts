@@ -57,6 +57,9 @@ test('a person creates nested folders, renames, moves by picker and by drag, fav
   const style = page.getByRole('dialog', { name: 'Rename' });
   await style.getByRole('button', { name: 'Choose an emoji' }).click();
   await page.getByRole('button', { name: 'package', exact: true }).click();
+  // Every swatch sits on one row: none wraps alone.
+  const tops = await style.getByRole('radiogroup', { name: 'Colour' }).getByRole('radio').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+  expect(new Set(tops).size).toBe(1);
   await style.getByRole('radio', { name: 'Green' }).click();
   await style.getByRole('button', { name: 'Save' }).click();
   await expect(style).toBeHidden();

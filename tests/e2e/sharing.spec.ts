@@ -210,6 +210,21 @@ test('a link made with the dialog’s defaults never expires, and clearing an ex
   await openMenu(page, 'Forever', 'Share');
   const dialog = page.getByRole('dialog', { name: 'Share Forever' });
   await expect(dialog.getByLabel('Expires after')).toHaveValue('');
+  // The longest permission fits its field (text, padding and the arrow), at desktop and phone width.
+  const fits = () =>
+    dialog.getByLabel('Permission').evaluate((select: HTMLSelectElement) => {
+      const style = getComputedStyle(select);
+      const context = document.createElement('canvas').getContext('2d')!;
+      context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const widest = Math.max(...[...select.options].map((o) => context.measureText(o.text).width));
+      const arrow = 24; // the native select arrow, drawn beside the text
+      return widest + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) + arrow <= select.clientWidth;
+    });
+  expect(await fits()).toBe(true);
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await fits()).toBe(true);
+  await shot(page, 'share-dialog-light-phone');
+  await page.setViewportSize({ width: 1440, height: 900 });
   await dialog.getByRole('button', { name: 'Create link' }).click();
   await expect(dialog.getByLabel('Link', { exact: true })).toHaveValue(/\/share\/[a-z2-7]{39}\/files$/);
   await expect(dialog.getByRole('alert')).toHaveCount(0);

@@ -19,7 +19,7 @@ export const SWATCHES = [
 const DEFAULT = 'default';
 
 const swatchClass =
-  'flex size-8 items-center justify-center rounded-full text-white shadow-sm outline-none transition-transform hover:scale-110 focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-surface data-[state=checked]:ring-2 data-[state=checked]:ring-text data-[state=checked]:ring-offset-2 data-[state=checked]:ring-offset-surface';
+  'flex size-7 items-center justify-center rounded-full text-white shadow-sm outline-none transition-transform hover:scale-110 focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-surface data-[state=checked]:ring-2 data-[state=checked]:ring-text data-[state=checked]:ring-offset-2 data-[state=checked]:ring-offset-surface';
 
 /**
  * A radio group of colour swatches (arrow keys move and pick, Tab leaves). `null` is the brand
@@ -36,7 +36,7 @@ export function ColorPicker({ value, onChange, label }: { value: string | null; 
       aria-label={label ?? t('pickers.color')}
       orientation="horizontal"
       loop
-      className="flex flex-wrap gap-2.5"
+      className="flex flex-wrap gap-2"
     >
       <RadioGroup.Item value={DEFAULT} aria-label={t('pickers.default_color')} title={t('pickers.default_color')} className={`${swatchClass} bg-brand text-on-brand`}>
         <RadioGroup.Indicator>

@@ -94,7 +94,7 @@ export function ShareDialog({ item }: { item: Item }) {
         </div>
       )}
       <form onSubmit={(e) => void submit(e)} className="space-y-4">
-        <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid gap-4 sm:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
           <label className="block text-sm font-semibold">
             {t('sharing.permission')}
             <select className="input mt-1.5 w-full" value={permission} onChange={(e) => setPermission(e.target.value as 'visitor' | 'editor')}>
