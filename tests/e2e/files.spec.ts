@@ -319,3 +319,12 @@ test.describe('on a touch screen', () => {
     await expect(page.getByRole('dialog')).toBeVisible();
   });
 });
+
+test('emoji in names draw with the bundled emoji font, not as boxes', async ({ page }) => {
+  await signUpAndOpen(page);
+  await apiFolder(page, 'Holidays 🏖️ 2026');
+  await page.reload();
+  await expect(item(page, 'Holidays 🏖️ 2026')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => [...document.fonts].some((f) => f.family.replaceAll('"', '') === 'Twemoji Text' && f.status === 'loaded'))).toBe(true);
+  await shot(page, 'files-emoji-name-light-desktop');
+});
