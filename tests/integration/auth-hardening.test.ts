@@ -101,6 +101,22 @@ describe('sign-in throttling cannot lock the owner out', () => {
     expect((await outbox()).some((m) => m.to === email)).toBe(false);
   });
 
+  it('counts a burst of parallel guesses before checking them: exactly five get a password check', async () => {
+    const { email } = await registerUser(env.server.url);
+    const burst = at('192.0.2.200');
+    const statuses = await Promise.all(Array.from({ length: 15 }, (_, i) => burst.login(email, `parallel guess ${i}`).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 422)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+  });
+
+  it('clears forgotten throttle rows as attempts come in', async () => {
+    const past = new Date(Date.now() - 60_000).toISOString();
+    await env.seed.db.insertInto('throttles').values({ key: 'signin:ip:203.0.113.250', count: 99, blocked_until: past, forget_at: past }).execute();
+    const { email, password } = await registerUser(env.server.url);
+    expect((await at('203.0.113.251').login(email, password)).status).toBe(200);
+    expect(await env.seed.db.selectFrom('throttles').select('key').where('key', '=', 'signin:ip:203.0.113.250').executeTakeFirst()).toBeUndefined();
+  });
+
   it('ignores a device cookie of another account, and a forged one', async () => {
     const victim = await registerUser(env.server.url);
     const other = await registerUser(env.server.url);

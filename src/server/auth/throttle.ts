@@ -5,7 +5,7 @@ import { tooManyRequests } from '../http/errors.ts';
  * Exponential back-off for password guessing, kept in the database so every app process shares it.
  * A key's first `free` attempts pass at once; from then on each attempt closes the key for
  * `baseMs`, doubling per attempt up to `maxMs`. Attempts are counted before the password is checked
- * (so a burst of parallel guesses cannot all slip through the check), and an attempt made while a
+ * (so a burst of parallel guesses cannot all slip past the check), and an attempt made while a
  * key is closed is refused with 429 and Retry-After without being counted. A key is forgotten
  * `forgetMs` after its last counted attempt.
  */
@@ -54,45 +54,48 @@ export async function takeAttempt(ctx: AppContext, throttles: Throttle[]): Promi
   if (closed.length) throw refusal(now, closed.map((r) => r.blocked_until!));
   const taken: Taken[] = [];
   for (const { key, limit } of throttles) taken.push(await countOne(ctx, key, limit, now));
+  await pruneForgotten(ctx, nowIso);
   return taken;
+}
+
+/** Rows past their forget time are dead weight: each attempt clears a small batch of them. */
+async function pruneForgotten(ctx: AppContext, nowIso: string): Promise<void> {
+  const batch = ctx.db.selectFrom('throttles').select('key').where('forget_at', '<=', nowIso).limit(100);
+  await ctx.db.deleteFrom('throttles').where('key', 'in', ctx.db.selectFrom(batch.as('b')).select('b.key')).where('forget_at', '<=', nowIso).execute();
 }
 
 async function countOne(ctx: AppContext, key: string, limit: Backoff, now: Date): Promise<Taken> {
   const nowIso = now.toISOString();
   const forgetAt = new Date(now.getTime() + limit.forgetMs).toISOString();
-  // One atomic statement: restart a forgotten key, leave a closed one alone (a parallel attempt
-  // closed it since the check above), count otherwise.
-  const row = await ctx.db
-    .insertInto('throttles')
-    .values({ key, count: 1, blocked_until: null, forget_at: forgetAt })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet((eb) => ({
-        count: eb
-          .case()
-          .when('throttles.forget_at', '<=', nowIso)
-          .then(1)
-          .when('throttles.blocked_until', '>', nowIso)
-          .then(eb.ref('throttles.count'))
-          .else(eb(eb.ref('throttles.count'), '+', 1))
-          .end(),
-        blocked_until: eb.case().when('throttles.forget_at', '<=', nowIso).then(null).else(eb.ref('throttles.blocked_until')).end(),
-        forget_at: eb.case().when('throttles.blocked_until', '>', nowIso).then(eb.ref('throttles.forget_at')).else(forgetAt).end(),
-      })),
-    )
-    .returning(['count', 'blocked_until'])
-    .executeTakeFirstOrThrow();
-  if (row.blocked_until && row.blocked_until > nowIso) throw refusal(now, [row.blocked_until]);
-  const wait = delayAfter(limit, row.count);
-  if (wait > 0) {
-    const until = new Date(now.getTime() + wait).toISOString();
-    // Never shorten a wait a parallel attempt set.
-    await ctx.db
-      .updateTable('throttles')
-      .set((eb) => ({ blocked_until: eb.case().when('blocked_until', 'is', null).then(until).when('blocked_until', '<', until).then(until).else(eb.ref('blocked_until')).end() }))
-      .where('key', '=', key)
-      .execute();
-  }
-  return { key, count: row.count, backingOff: wait > 0 };
+  // One transaction per key: the upsert's row lock (PostgreSQL) or the single connection (SQLite)
+  // keeps a parallel attempt from counting between the count and the wait it sets.
+  return ctx.db.transaction().execute(async (tx) => {
+    // Restart a forgotten key, leave a closed one alone (a parallel attempt closed it since the
+    // check above), count otherwise.
+    const row = await tx
+      .insertInto('throttles')
+      .values({ key, count: 1, blocked_until: null, forget_at: forgetAt })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet((eb) => ({
+          count: eb
+            .case()
+            .when('throttles.forget_at', '<=', nowIso)
+            .then(1)
+            .when('throttles.blocked_until', '>', nowIso)
+            .then(eb.ref('throttles.count'))
+            .else(eb(eb.ref('throttles.count'), '+', 1))
+            .end(),
+          blocked_until: eb.case().when('throttles.forget_at', '<=', nowIso).then(null).else(eb.ref('throttles.blocked_until')).end(),
+          forget_at: eb.case().when('throttles.blocked_until', '>', nowIso).then(eb.ref('throttles.forget_at')).else(forgetAt).end(),
+        })),
+      )
+      .returning(['count', 'blocked_until'])
+      .executeTakeFirstOrThrow();
+    if (row.blocked_until && row.blocked_until > nowIso) throw refusal(now, [row.blocked_until]);
+    const wait = delayAfter(limit, row.count);
+    if (wait > 0) await tx.updateTable('throttles').set({ blocked_until: new Date(now.getTime() + wait).toISOString() }).where('key', '=', key).execute();
+    return { key, count: row.count, backingOff: wait > 0 };
+  });
 }
 
 /** Forgets a key, after a successful sign-in for the keys that name the one who succeeded. */
