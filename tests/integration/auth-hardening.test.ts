@@ -191,6 +191,15 @@ describe('registration does not tell which addresses have accounts', () => {
     expect((await new Client(env.server.url).post('/login', { email: owner.email, password: 'a sign-up password' })).status).toBe(422);
   });
 
+  it('answers two parallel sign-ups with one new address alike, and makes one account', async () => {
+    const email = uniqueEmail('twins');
+    const [a, b] = await Promise.all([0, 1].map(() => new Client(env.server.url).post('/register', body(email))));
+    expect([a!.status, b!.status]).toEqual([202, 202]);
+    expect(b!.body).toEqual(a!.body);
+    const rows = await env.seed.db.selectFrom('users').select('id').where('email', '=', email).execute();
+    expect(rows).toHaveLength(1);
+  });
+
   it('answers a plain form the same way for both (a redirect to sign-in with the notice)', async () => {
     const owner = await registerUser(env.server.url);
     const post = (email: string) =>

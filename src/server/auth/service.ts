@@ -65,7 +65,16 @@ export async function register(ctx: AppContext, input: z.infer<typeof RegisterIn
     await tellOwnerOfSignUpAttempt(ctx, existing);
     return;
   }
-  const user = await createUser(ctx, input);
+  let user: User;
+  try {
+    user = await createUser(ctx, input);
+  } catch (error) {
+    // A parallel sign-up with the same address won the race: answer as for a taken one.
+    const winner = await findUserByEmail(ctx, input.email);
+    if (!winner) throw error;
+    await tellOwnerOfSignUpAttempt(ctx, winner);
+    return;
+  }
   await sendVerificationEmail(ctx, user);
   ctx.events.emit('user.registered', { userId: user.id });
 }
