@@ -11,6 +11,8 @@ export interface Database {
   password_resets: PasswordResetsTable;
   email_verifications: EmailVerificationsTable;
   rate_limits: RateLimitsTable;
+  throttles: ThrottlesTable;
+  sign_in_devices: SignInDevicesTable;
   settings: SettingsTable;
   items: ItemsTable;
   favourites: FavouritesTable;
@@ -81,6 +83,22 @@ export interface RateLimitsTable {
   key: string;
   count: number;
   reset_at: string;
+}
+
+/** A back-off throttle: attempts counted until `forget_at`; none accepted before `blocked_until`. */
+export interface ThrottlesTable {
+  key: string;
+  count: number;
+  blocked_until: string | null;
+  forget_at: string;
+}
+
+/** A device cookie (only its hash as id): a browser where this user signed in before. */
+export interface SignInDevicesTable {
+  id: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
 }
 
 /** A public page at /page/:slug (terms, privacy, ...): Markdown, rendered with raw HTML disabled. */

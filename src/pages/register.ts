@@ -1,18 +1,19 @@
-import { setSessionCookie } from '../server/auth/cookies.ts';
 import { RegisterInput } from '../server/auth/schemas.ts';
-import { register } from '../server/auth/service.ts';
+import { register, SIGN_UP_ANSWER } from '../server/auth/service.ts';
 import { json, publicRoute } from '../server/http/endpoint.ts';
-import { wantsJson } from '../server/http/forms.ts';
+import { setFlash, wantsJson } from '../server/http/forms.ts';
 import { validate } from '../server/http/validate.ts';
-import { presentUser } from '../server/users/presenter.ts';
 
+/** Answers a new address and one with an account alike (202, no session): see `register`. */
 export const ALL = publicRoute(
   {
     POST: async ({ ctx, body, ip, astro }) => {
-      const { user, token, session } = await register(ctx, validate(RegisterInput, body), ip);
-      setSessionCookie(ctx, astro.cookies, token, session);
-      if (!wantsJson(astro.request)) return astro.redirect('/platform/files', 303);
-      return json(presentUser(user), 201);
+      await register(ctx, validate(RegisterInput, body), ip);
+      if (!wantsJson(astro.request)) {
+        setFlash(astro, { notice: SIGN_UP_ANSWER });
+        return astro.redirect('/sign-in', 303);
+      }
+      return json({ message: SIGN_UP_ANSWER }, 202);
     },
   },
   { formErrorRedirect: () => '/sign-up' },

@@ -1,15 +1,39 @@
-import { e2eEmail, expect, shot, test } from './fixtures.ts';
+import { putSetting } from '../../src/server/settings/service.ts';
+import { e2eEmail, expect, shot, signUpAndOpen, test } from './fixtures.ts';
+import { e2eContext } from './seed.ts';
 
 const PASSWORD = 'e2e password 123';
 
-test('sign up with the form lands in the platform', async ({ page }) => {
+test('sign up with the form asks to check the email, then signs in', async ({ page }) => {
+  const email = e2eEmail('signup');
   await page.goto('/sign-up');
   await page.getByLabel('Full name').fill('Edith Clarke');
-  await page.getByLabel('Email').fill(e2eEmail('signup'));
+  await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByLabel('Confirm password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await expect(page.getByRole('status')).toContainText('Check your email to continue');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/platform\/files$/);
+});
+
+test('an unverified account sees why uploads are held back, and can have the link sent again', async ({ page }) => {
+  const ctx = await e2eContext();
+  await putSetting(ctx, 'email_verification_required', true);
+  try {
+    const email = await signUpAndOpen(page);
+    const bar = page.getByTestId('verify-email-bar');
+    await expect(bar).toContainText(`Confirm your email address (${email})`);
+    await bar.getByRole('button', { name: 'Resend verification email' }).click();
+    await expect(page.getByText(`A new verification link is on its way to ${email}.`)).toBeVisible();
+    await shot(page, 'verify-email-bar');
+  } finally {
+    await putSetting(ctx, 'email_verification_required', false);
+    await ctx.db.destroy();
+  }
 });
 
 test('a refused sign-up shows the field error and keeps the typed name', async ({ page }) => {
@@ -32,7 +56,7 @@ test('the guard sends a visitor to sign-in and back to the page they wanted', as
     data: { name: 'Guard Test', email, password: PASSWORD, password_confirmation: PASSWORD },
     headers: { Origin: process.env.E2E_BASE_URL!, 'X-Requested-With': 'XMLHttpRequest' },
   });
-  expect(created.status()).toBe(201);
+  expect(created.status()).toBe(202);
 
   await page.goto('/user/profile?tab=1');
   await expect(page).toHaveURL(/\/sign-in\?redirect=%2Fuser%2Fprofile%3Ftab%3D1$/);

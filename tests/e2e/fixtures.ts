@@ -40,11 +40,12 @@ function testIp(): string {
 /** Signs a new account up through the API in this page's browser context and opens `path`. */
 export async function signUpAndOpen(page: Page, path = '/platform/files', name = 'Grace Hopper'): Promise<string> {
   const email = e2eEmail('shell');
-  const res = await page.request.post('/register', {
-    data: { name, email, password: PASSWORD, password_confirmation: PASSWORD },
-    headers: { Origin: process.env.E2E_BASE_URL!, 'X-Requested-With': 'XMLHttpRequest', 'X-Forwarded-For': testIp() },
-  });
-  if (res.status() !== 201) throw new Error(`register failed: ${res.status()}`);
+  const headers = { Origin: process.env.E2E_BASE_URL!, 'X-Requested-With': 'XMLHttpRequest', 'X-Forwarded-For': testIp() };
+  const res = await page.request.post('/register', { data: { name, email, password: PASSWORD, password_confirmation: PASSWORD }, headers });
+  if (res.status() !== 202) throw new Error(`register failed: ${res.status()}`);
+  // Sign-up does not sign in (a taken address must look the same): sign in through the API.
+  const login = await page.request.post('/login', { data: { email, password: PASSWORD }, headers });
+  if (login.status() !== 200) throw new Error(`sign-in failed: ${login.status()}`);
   await page.goto(path);
   return email;
 }

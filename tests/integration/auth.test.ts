@@ -31,18 +31,23 @@ async function waitForMail(to: string, subject: RegExp) {
 }
 
 describe('registration', () => {
-  it('creates an account, signs it in and returns the user resource', async () => {
+  it('creates an account without signing it in, mails the verification link, and the user signs in', async () => {
     const client = new Client(server.url);
     const email = uniqueEmail();
     const res = await client.post('/register', { name: 'Ada Lovelace', email, password: 'analytical engine', password_confirmation: 'analytical engine' });
-    expect(res.status).toBe(201);
-    expect(res.body.data.attributes).toMatchObject({ name: 'Ada Lovelace', email, role: 'user', avatar: null });
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('session='))!;
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ message: expect.stringMatching(/check your email/i) });
+    expect(res.headers.getSetCookie().some((c) => c.startsWith('session='))).toBe(false);
+    expect((await client.get('/api/user')).status).toBe(401);
+    await waitForMail(email, /Confirm/);
+    const login = await client.post('/login', { email, password: 'analytical engine' });
+    expect(login.status).toBe(200);
+    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('session='))!;
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Lax/i);
     const me = await client.get('/api/user');
     expect(me.status).toBe(200);
-    expect(me.body.data.attributes.email).toBe(email);
+    expect(me.body.data.attributes).toMatchObject({ name: 'Ada Lovelace', email, role: 'user', avatar: null, email_verified_at: null });
     expect(me.body.data.meta.restrictions).toEqual({ canUpload: true, canDownload: true, canCreateFolder: true, canCreateTeamFolder: true });
     expect(me.body.data.relationships.failedPayments.data).toEqual([]);
   });
@@ -68,11 +73,13 @@ describe('registration', () => {
     expect(login.status).toBe(422);
   });
 
-  it('refuses a duplicate email, compared case-insensitively', async () => {
-    const { email } = await registerUser(server.url);
+  it('answers a taken email (compared case-insensitively) like a new one, and keeps the account as it was', async () => {
+    const { email, password } = await registerUser(server.url);
     const res = await new Client(server.url).post('/register', { name: 'Twin', email: email.toUpperCase(), password: 'another password', password_confirmation: 'another password' });
-    expect(res.status).toBe(422);
-    expect(res.body.errors.email[0]).toMatch(/taken/);
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ message: expect.stringMatching(/check your email/i) });
+    expect((await new Client(server.url).post('/login', { email, password: 'another password' })).status).toBe(422);
+    expect((await new Client(server.url).post('/login', { email, password })).status).toBe(200);
   });
 
   it('refuses a wrong content type with 415', async () => {
@@ -107,7 +114,7 @@ describe('registration', () => {
       xrw: false,
     });
     expect(ok.status).toBe(303);
-    expect(ok.headers.get('location')).toBe('/platform/files');
+    expect(ok.headers.get('location')).toBe('/sign-in');
     const bad = await new Client(server.url).request('/register', {
       method: 'POST',
       form: { name: 'Form User', email: 'broken', password: 'form password', password_confirmation: 'form password' },
@@ -167,14 +174,19 @@ describe('sign-in and sessions', () => {
     expect(statuses[30]).toBe(429);
   });
 
-  it('rate-limits sign-in per account with 429 and Retry-After', async () => {
+  it('backs off sign-in per account and IP with 429 and Retry-After, without locking the account', async () => {
     const { email, password } = await registerUser(server.url);
+    const guesser = new Client(server.url);
+    const statuses: number[] = [];
     let last;
-    for (let i = 0; i < 11; i++) last = await new Client(server.url).post('/login', { email, password: 'wrong password!' });
-    expect(last!.status).toBe(429);
+    for (let i = 0; i < 7; i++) {
+      last = await guesser.post('/login', { email, password: 'wrong password!' });
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([422, 422, 422, 422, 422, 429, 429]);
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
-    const blocked = await new Client(server.url).post('/login', { email, password });
-    expect(blocked.status).toBe(429);
+    expect((await guesser.post('/login', { email, password })).status).toBe(429);
+    expect((await new Client(server.url).post('/login', { email, password })).status).toBe(200);
   });
 
   it('refuses cookie-authenticated API writes without X-Requested-With', async () => {

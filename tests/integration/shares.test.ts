@@ -243,20 +243,21 @@ describe('share links: passwords', () => {
     expect((await visitor(env.server.url).get(`/api/browse/folders/all/${token}`)).status).toBe(200);
   });
 
-  it('blocks password guessing after a few tries with 429 and Retry-After', async () => {
+  it('slows password guessing down after a few tries with 429 and Retry-After, without locking out another address', async () => {
     const { token } = await sharedTree({ password: 'right one' });
     const guest = visitor(env.server.url);
     const statuses: number[] = [];
     let last;
-    for (let i = 0; i < 10; i += 1) {
+    for (let i = 0; i < 7; i += 1) {
       last = await guest.post(`/api/browse/authenticate/${token}`, { password: `guess ${i}` });
       statuses.push(last.status);
     }
-    expect(statuses.slice(0, 8).every((s) => s === 422)).toBe(true);
-    expect(last!.status).toBe(429);
+    expect(statuses).toEqual([422, 422, 422, 422, 422, 429, 429]);
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
-    // The per-token limit holds against a second IP too, even with the right password.
-    expect((await visitor(env.server.url).post(`/api/browse/authenticate/${token}`, { password: 'right one' })).status).toBe(429);
+    // The guessing address waits even with the right password; another address unlocks (the
+    // link's own ceiling is much higher: auth-hardening.test.ts).
+    expect((await guest.post(`/api/browse/authenticate/${token}`, { password: 'right one' })).status).toBe(429);
+    expect((await visitor(env.server.url).post(`/api/browse/authenticate/${token}`, { password: 'right one' })).status).toBe(200);
   });
 
   it('answers an unknown token 404 after the same password check as a wrong password', async () => {

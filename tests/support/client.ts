@@ -83,6 +83,9 @@ export async function registerUser(baseUrl: string, overrides: Partial<{ name: s
   const email = overrides.email ?? uniqueEmail();
   const password = overrides.password ?? 'correct horse battery';
   const res = await client.post('/register', { name: overrides.name ?? 'Test User', email, password, password_confirmation: password });
-  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
-  return { client, email, password, user: res.body.data };
+  if (res.status !== 202) throw new Error(`register failed: ${res.status} ${res.text}`);
+  // Sign-up never signs in (it answers a taken address the same way): sign in as a user would.
+  const login = await client.post('/login', { email, password });
+  if (login.status !== 200) throw new Error(`sign-in after register failed: ${login.status} ${login.text}`);
+  return { client, email, password, user: login.body.data };
 }

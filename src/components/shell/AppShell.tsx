@@ -8,6 +8,7 @@ import { MobileBar } from './MobileBar.tsx';
 import { RestrictedBar } from './RestrictedBar.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { Toasts } from './Toasts.tsx';
+import { VerifyEmailBar } from './VerifyEmailBar.tsx';
 import { UploadQueue } from '../uploads/UploadQueue.tsx';
 
 /** The signed-in frame: sidebar (large screens) or top bar, the page, and the app-wide overlays. */
@@ -19,6 +20,7 @@ export function AppShell({ children, wide = false }: { children: ReactNode; wide
         {t('app.skip_to_content')}
       </a>
       <RestrictedBar />
+      <VerifyEmailBar />
       <div className="flex min-h-dvh">
         <Sidebar />
         <div className="flex min-w-0 flex-1 flex-col">

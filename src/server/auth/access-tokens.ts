@@ -35,6 +35,11 @@ export async function revokeAccessToken(ctx: AppContext, userId: string, id: str
   if (Number(result.numDeletedRows) === 0) throw notFound('Access token not found.');
 }
 
+/** Every token of the user: a password change or reset ends them all. */
+export async function revokeAllAccessTokens(ctx: AppContext, userId: string): Promise<void> {
+  await ctx.db.deleteFrom('access_tokens').where('user_id', '=', userId).execute();
+}
+
 export async function userForAccessToken(ctx: AppContext, token: string): Promise<User | null> {
   if (!token.startsWith(PREFIX) || token.length > 100) return null;
   const hash = hashSecret(token);

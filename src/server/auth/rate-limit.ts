@@ -12,10 +12,23 @@ export interface Limit {
  * share the count. Throws 429 with Retry-After once the window's budget is spent.
  */
 export async function hit(ctx: AppContext, key: string, limit: Limit): Promise<void> {
+  const row = await count(ctx, key, limit.windowMs);
+  if (row.count > limit.max) {
+    const seconds = Math.max(1, Math.ceil((Date.parse(row.reset_at) - ctx.clock.now().getTime()) / 1000));
+    throw tooManyRequests(seconds);
+  }
+}
+
+/** True for the first call under `key` in a window of `windowMs`: "tell someone once per window". */
+export async function firstInWindow(ctx: AppContext, key: string, windowMs: number): Promise<boolean> {
+  return (await count(ctx, key, windowMs)).count === 1;
+}
+
+async function count(ctx: AppContext, key: string, windowMs: number): Promise<{ count: number; reset_at: string }> {
   const now = ctx.clock.now();
   const nowIso = now.toISOString();
-  const resetAt = new Date(now.getTime() + limit.windowMs).toISOString();
-  const row = await ctx.db
+  const resetAt = new Date(now.getTime() + windowMs).toISOString();
+  return ctx.db
     .insertInto('rate_limits')
     .values({ key, count: 1, reset_at: resetAt })
     .onConflict((oc) =>
@@ -26,20 +39,16 @@ export async function hit(ctx: AppContext, key: string, limit: Limit): Promise<v
     )
     .returning(['count', 'reset_at'])
     .executeTakeFirstOrThrow();
-  if (row.count > limit.max) {
-    const seconds = Math.max(1, Math.ceil((Date.parse(row.reset_at) - now.getTime()) / 1000));
-    throw tooManyRequests(seconds);
-  }
 }
 
 export async function clearHits(ctx: AppContext, key: string): Promise<void> {
   await ctx.db.deleteFrom('rate_limits').where('key', '=', key).execute();
 }
 
+/** Fixed windows for what is not a password guess; sign-in and share passwords back off (throttle.ts). */
 export const LIMITS = {
-  loginPerIp: { max: 30, windowMs: 15 * 60_000 },
-  loginPerAccount: { max: 10, windowMs: 15 * 60_000 },
   resetPerIp: { max: 10, windowMs: 60 * 60_000 },
   resetPerAccount: { max: 5, windowMs: 60 * 60_000 },
   registerPerIp: { max: 20, windowMs: 60 * 60_000 },
+  verificationResendPerUser: { max: 3, windowMs: 60 * 60_000 },
 } satisfies Record<string, Limit>;

@@ -6,7 +6,10 @@ import { getSettings } from '../settings/service.ts';
 import { findUserByEmail, findUserById, insertUser, updateUser } from '../users/queries.ts';
 import { colorFor } from '../users/colors.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.ts';
-import { clearHits, hit, LIMITS } from './rate-limit.ts';
+import { revokeAllAccessTokens } from './access-tokens.ts';
+import { deviceFor, rememberDevice } from './devices.ts';
+import { firstInWindow, hit, LIMITS } from './rate-limit.ts';
+import { signInFailed, signInSucceeded, takeSignInAttempt } from './sign-in-throttle.ts';
 import type { ChangePasswordInput, ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput } from './schemas.ts';
 import { createSession, invalidateUserSessions, type Session, type User } from './sessions.ts';
 import { generateSecret, hashSecret } from './tokens.ts';
@@ -41,27 +44,77 @@ export async function createUser(ctx: AppContext, input: { name: string; email: 
   return user;
 }
 
-export async function register(ctx: AppContext, input: z.infer<typeof RegisterInput>, ip: string): Promise<NewSession> {
+/** What sign-up answers, whether the address was new or had an account already. */
+export const SIGN_UP_ANSWER = 'Check your email to continue: we sent a message to that address.';
+/** The owner hears of sign-up attempts with their address at most once in this window. */
+const TAKEN_MAIL_WINDOW_MS = 60 * 60_000;
+
+/**
+ * Signs up without telling whether the address has an account: a new address gets its account and
+ * the verification mail, a known one a mail to its owner, and the caller the same answer either
+ * way, with no session (the new user signs in, or follows the link in the mail).
+ */
+export async function register(ctx: AppContext, input: z.infer<typeof RegisterInput>, ip: string): Promise<void> {
   const settings = await getSettings(ctx);
   if (!settings.registration_open) throw forbidden('Registration is closed on this instance.');
   await hit(ctx, `register:ip:${ip}`, LIMITS.registerPerIp);
-  const user = await createUser(ctx, input);
+  const existing = await findUserByEmail(ctx, input.email);
+  if (existing) {
+    // The same password hashing as a new account, so the answer does not come back faster.
+    await hashPassword(input.password);
+    await tellOwnerOfSignUpAttempt(ctx, existing);
+    return;
+  }
+  let user: User;
+  try {
+    user = await createUser(ctx, input);
+  } catch (error) {
+    // A parallel sign-up with the same address won the race: answer as for a taken one.
+    const winner = await findUserByEmail(ctx, input.email);
+    if (!winner) throw error;
+    await tellOwnerOfSignUpAttempt(ctx, winner);
+    return;
+  }
   await sendVerificationEmail(ctx, user);
   ctx.events.emit('user.registered', { userId: user.id });
-  const { token, session } = await createSession(ctx, user.id, true);
-  return { user, token, session };
 }
 
-export async function login(ctx: AppContext, input: z.infer<typeof LoginInput>, ip: string): Promise<NewSession> {
-  await hit(ctx, `login:ip:${ip}`, LIMITS.loginPerIp);
-  const accountKey = `login:account:${hashSecret(input.email)}`;
-  await hit(ctx, accountKey, LIMITS.loginPerAccount);
+async function tellOwnerOfSignUpAttempt(ctx: AppContext, owner: User): Promise<void> {
+  if (!(await firstInWindow(ctx, `signup-taken:${owner.id}`, TAKEN_MAIL_WINDOW_MS))) return;
+  const settings = await getSettings(ctx);
+  const signIn = new URL('/sign-in', ctx.config.appUrl).href;
+  const reset = new URL('/forgotten-password', ctx.config.appUrl).href;
+  void ctx.mailer
+    .send({
+      to: owner.email,
+      subject: `Someone tried to register with your address on ${settings.app_name}`,
+      text:
+        `Someone tried to create a ${settings.app_name} account with your address (${owner.email}), which has an account already. Nothing was changed.\n\n` +
+        `If it was you, sign in here:\n${signIn}\n\nForgot your password? Choose a new one here:\n${reset}\n\nIf it was not you, you can ignore this message.`,
+    })
+    .catch((error: unknown) => ctx.logger.error({ err: error }, 'sign-up attempt mail failed'));
+}
+
+export interface SignedIn extends NewSession {
+  /** A fresh device cookie for this browser (devices.ts). */
+  device: { token: string; expires: Date };
+}
+
+/**
+ * Checks a password under the sign-in throttles (sign-in-throttle.ts): `deviceToken` is the
+ * browser's device cookie, which moves the attempt from the account's ceiling to its own budget.
+ */
+export async function login(ctx: AppContext, input: z.infer<typeof LoginInput>, ip: string, deviceToken?: string): Promise<SignedIn> {
+  const attempt = await takeSignInAttempt(ctx, input.email, ip, await deviceFor(ctx, deviceToken, input.email));
   const user = await findUserByEmail(ctx, input.email);
   const ok = user ? await verifyPassword(user.password_hash, input.password) : await verifyAgainstDummy(input.password);
-  if (!user || !ok) throw validationError({ email: [BAD_CREDENTIALS] }, BAD_CREDENTIALS);
-  await clearHits(ctx, accountKey);
+  if (!user || !ok) {
+    await signInFailed(ctx, attempt, user);
+    throw validationError({ email: [BAD_CREDENTIALS] }, BAD_CREDENTIALS);
+  }
+  await signInSucceeded(ctx, attempt);
   const { token, session } = await createSession(ctx, user.id, input.remember);
-  return { user, token, session };
+  return { user, token, session, device: await rememberDevice(ctx, user.id) };
 }
 
 /** Answers the same whether or not the address has an account; the mail goes out in the background. */
@@ -96,7 +149,9 @@ export async function resetPassword(ctx: AppContext, input: z.infer<typeof Reset
   if (!user || user.email !== input.email) throw invalid();
   await updateUser(ctx, user.id, { password_hash: await hashPassword(input.password) });
   await ctx.db.deleteFrom('password_resets').where('user_id', '=', user.id).execute();
+  // Whoever knew the old password may have made sessions and tokens with it: they all end.
   await invalidateUserSessions(ctx, user.id);
+  await revokeAllAccessTokens(ctx, user.id);
   ctx.events.emit('user.password-reset', { userId: user.id });
   return user;
 }
@@ -106,7 +161,9 @@ export async function changePassword(ctx: AppContext, user: User, input: z.infer
     throw validationError({ current_password: ['The current password is incorrect.'] });
   }
   await updateUser(ctx, user.id, { password_hash: await hashPassword(input.password) });
+  // Every other session and every access token ends; only the session that made the change stays.
   await invalidateUserSessions(ctx, user.id, keepSessionId ?? undefined);
+  await revokeAllAccessTokens(ctx, user.id);
 }
 
 export async function sendVerificationEmail(ctx: AppContext, user: User): Promise<void> {
@@ -127,6 +184,13 @@ export async function sendVerificationEmail(ctx: AppContext, user: User): Promis
       text: `Welcome to ${settings.app_name}, ${user.name}.\n\nConfirm your email address by opening this link:\n${link}`,
     })
     .catch((error: unknown) => ctx.logger.error({ err: error }, 'verification mail failed'));
+}
+
+/** "Resend verification email" from the app shell: a fresh link, a few times an hour at most. */
+export async function resendVerificationEmail(ctx: AppContext, user: User): Promise<void> {
+  if (user.email_verified_at) throw new AppError(409, 'Your email address is verified already.');
+  await hit(ctx, `verify-resend:${user.id}`, LIMITS.verificationResendPerUser);
+  await sendVerificationEmail(ctx, user);
 }
 
 export async function verifyEmail(ctx: AppContext, token: string): Promise<User> {

@@ -38,6 +38,7 @@ export async function buildClientConfig(ctx: AppContext, locals: { user: unknown
     paypal_client_id: s.paypal_client_id,
     socialLogin: s.social_login,
     registrationOpen: s.registration_open,
+    emailVerificationRequired: s.email_verification_required,
   };
 }
 

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { SharePermission } from '../../../db/schema.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../auth/passwords.ts';
-import { hit, type Limit } from '../auth/rate-limit.ts';
 import type { User } from '../auth/sessions.ts';
+import { forgetAttempts, refundAttempt, remember, remembered, takeAttempt, type Backoff } from '../auth/throttle.ts';
 import { generateSecret, hashSecret } from '../auth/tokens.ts';
 import type { AppContext } from '../context.ts';
 import { requireOwnedItem, type Actor } from '../files/access.ts';
 import { findItem, findItemWithCount, type ItemRow, type ItemWithCount } from '../files/queries.ts';
 import { AppError, forbidden, notFound, validationError } from '../http/errors.ts';
 import { findUserById } from '../users/queries.ts';
+import { requireVerifiedEmail } from '../users/restrictions.ts';
 import * as q from './queries.ts';
 import type { ShareRow } from './queries.ts';
 
@@ -25,10 +26,18 @@ const TOKEN = /^[a-z2-7]{39}$/;
 export const newShareToken = () => generateSecret(24);
 
 export const SHARE_SESSION_HOURS = 24;
+/**
+ * Unlocking a protected link backs off (auth/throttle.ts) per (link, IP) and per IP. The link as a
+ * whole has a much higher ceiling against guessing from many addresses, which does not apply to an
+ * address that unlocked the link before (remembered for KNOWN_UNLOCKER_MS), so guessers cannot
+ * lock out the people the link was given to.
+ */
 export const AUTH_LIMITS = {
-  perToken: { max: 8, windowMs: 15 * 60_000 },
-  perIp: { max: 20, windowMs: 15 * 60_000 },
-} satisfies Record<string, Limit>;
+  perTokenAndIp: { free: 5, baseMs: 30_000, maxMs: 15 * 60_000, forgetMs: 60 * 60_000 },
+  perIp: { free: 20, baseMs: 60_000, maxMs: 15 * 60_000, forgetMs: 60 * 60_000 },
+  perToken: { free: 50, baseMs: 60_000, maxMs: 15 * 60_000, forgetMs: 60 * 60_000 },
+} satisfies Record<string, Backoff>;
+const KNOWN_UNLOCKER_MS = 30 * 24 * 3600_000;
 
 export const shareCookieName = (share: Pick<ShareRow, 'id'>) => `share_${share.id.replace(/-/g, '')}`;
 
@@ -65,6 +74,7 @@ export async function createShare(
   itemId: string,
   input: { type: 'folder' | 'file'; permission: SharePermission; password?: string | null | undefined; expiration?: number | null | undefined; emails?: string[] | undefined },
 ): Promise<ShareRow> {
+  await requireVerifiedEmail(ctx, user);
   const item = await requireOwnedItem(ctx, user, itemId, { type: input.type, field: 'type' });
   if (await q.findShareOfItem(ctx.db, user.id, item.id)) throw validationError({ item: ['This item is shared already: change its link instead.'] });
   const at = ctx.clock.now().toISOString();
@@ -99,6 +109,7 @@ export async function updateShare(
   token: string,
   input: { permission?: SharePermission | undefined; password?: string | null | undefined; expiration?: number | null | undefined; emails?: string[] | undefined },
 ): Promise<ShareRow> {
+  if (input.emails?.length) await requireVerifiedEmail(ctx, user);
   const share = await requireOwnShare(ctx, user, token);
   const patch: Partial<ShareRow> = { updated_at: ctx.clock.now().toISOString() };
   if (input.permission !== undefined) patch.permission = input.permission;
@@ -193,12 +204,19 @@ export async function openShare(ctx: AppContext, token: string, cookie: CookieRe
 }
 
 /**
- * Unlocks a protected link for this browser. Attempts are limited per token and per IP (429 with
- * Retry-After); an unknown token costs the same password check as a wrong password, then 404.
+ * Unlocks a protected link for this browser. Attempts back off per link and IP (AUTH_LIMITS; 429
+ * with Retry-After); an unknown token costs the same password check as a wrong password, then 404.
  */
 export async function authenticateShare(ctx: AppContext, token: string, password: string, ip: string): Promise<{ opened: OpenedShare; secret: string | null; expires: Date | null }> {
-  await hit(ctx, `share-auth:ip:${ip}`, AUTH_LIMITS.perIp);
-  await hit(ctx, `share-auth:token:${hashSecret(token.slice(0, 100))}`, AUTH_LIMITS.perToken);
+  const link = hashSecret(token.slice(0, 100));
+  const address = hashSecret(ip);
+  const keys = { ip: `share-auth:ip:${ip}`, linkAndIp: `share-auth:token-ip:${link}:${address}`, link: `share-auth:token:${link}`, known: `share-auth:known:${link}:${address}` };
+  const known = await remembered(ctx, keys.known);
+  await takeAttempt(ctx, [
+    { key: keys.ip, limit: AUTH_LIMITS.perIp },
+    { key: keys.linkAndIp, limit: AUTH_LIMITS.perTokenAndIp },
+    ...(known ? [] : [{ key: keys.link, limit: AUTH_LIMITS.perToken }]),
+  ]);
   let opened: Omit<OpenedShare, 'unlocked'>;
   try {
     opened = await liveShare(ctx, token);
@@ -207,8 +225,11 @@ export async function authenticateShare(ctx: AppContext, token: string, password
     throw error;
   }
   const { share } = opened;
+  if (share.password_hash && !(await verifyPassword(share.password_hash, password))) throw validationError({ password: ['The password is not correct.'] });
+  await forgetAttempts(ctx, [keys.linkAndIp]);
+  await refundAttempt(ctx, [keys.ip, ...(known ? [] : [keys.link])]);
+  await remember(ctx, keys.known, KNOWN_UNLOCKER_MS);
   if (!share.password_hash) return { opened: { ...opened, unlocked: true }, secret: null, expires: null };
-  if (!(await verifyPassword(share.password_hash, password))) throw validationError({ password: ['The password is not correct.'] });
   const secret = generateSecret();
   const lifetime = new Date(ctx.clock.now().getTime() + SHARE_SESSION_HOURS * 3600_000);
   const expires = share.expires_at && share.expires_at < lifetime.toISOString() ? new Date(share.expires_at) : lifetime;

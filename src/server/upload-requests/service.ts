@@ -9,6 +9,7 @@ import { createFolder } from '../files/service.ts';
 import { AppError, notFound } from '../http/errors.ts';
 import { createNotification } from '../notifications/service.ts';
 import { findUserById } from '../users/queries.ts';
+import { requireVerifiedEmail } from '../users/restrictions.ts';
 import * as q from './queries.ts';
 import type { UploadRequestRow } from './queries.ts';
 
@@ -35,6 +36,7 @@ export async function createUploadRequest(
   user: User,
   input: { folder_id: string | null; name: string | null; notes: string | null; email: string | null; expiration: number },
 ): Promise<{ request: UploadRequestRow; folder: ItemRow }> {
+  await requireVerifiedEmail(ctx, user);
   const folder = input.folder_id
     ? await requireOwnedItem(ctx, user, input.folder_id, { folder: true, field: 'folder_id' })
     : await createFolder(ctx, user, { name: input.name ?? `Upload request ${ctx.clock.now().toISOString().slice(0, 10)}`, parent_id: null });

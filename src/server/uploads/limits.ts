@@ -5,13 +5,15 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../files/queries.ts';
 import { AppError } from '../http/errors.ts';
 import { getSettings, type Settings } from '../settings/service.ts';
-import { restrictionsFor } from '../users/restrictions.ts';
+import { assertEmailVerified, restrictionsFor } from '../users/restrictions.ts';
 import { extensionOf } from './names.ts';
 
 /**
  * Upload limits, checked before the bytes flow (from the declared length) and, for the quota,
  * again atomically when the upload finishes (finish.ts). Statuses follow SPEC §8:
  *
+ * - an unverified address while `email_verification_required` is on: 403, code
+ *   `email_verification_required` (users/restrictions.ts);
  * - canUpload false: 423, code `upload_temporarily_disabled` (metered or fixed plans) or
  *   `exceed_upload_limit` (no subscription), as a refused folder creation is a 423 too;
  * - a blacklisted type (by name, declared type, or the bytes): 422, code `mimetype_blacklisted`,
@@ -32,7 +34,8 @@ export async function uploadPolicy(ctx: AppContext): Promise<UploadPolicy> {
   return { settings, capacity };
 }
 
-export function assertCanUpload(user: Pick<User, 'restrictions'>, policy: UploadPolicy): void {
+export function assertCanUpload(user: Pick<User, 'restrictions' | 'email_verified_at'>, policy: UploadPolicy): void {
+  assertEmailVerified(user, policy.settings);
   if (restrictionsFor(user).canUpload) return;
   if (policy.settings.subscription_type === 'none') {
     throw new AppError(423, 'Uploading is not allowed on your account.', { code: 'exceed_upload_limit' });

@@ -1,5 +1,7 @@
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
+import { AppError } from '../http/errors.ts';
+import { getSettings, type Settings } from '../settings/service.ts';
 import { updateUser } from './queries.ts';
 
 /** The restriction flags of SPEC §3 (`data.meta.restrictions`). */
@@ -32,4 +34,27 @@ export function restrictionsFor(user: Pick<User, 'restrictions'>): Restrictions 
 
 export async function setRestrictions(ctx: AppContext, userId: string, overrides: Partial<Restrictions>): Promise<void> {
   await updateUser(ctx, userId, { restrictions: Object.keys(overrides).length ? JSON.stringify(overrides) : null });
+}
+
+export const EMAIL_VERIFICATION_REQUIRED = 'email_verification_required';
+
+/** With `email_verification_required` on, an account whose address is not verified yet is held back. */
+export function verificationPending(user: Pick<User, 'email_verified_at'>, settings: Pick<Settings, 'email_verification_required'>): boolean {
+  return settings.email_verification_required && !user.email_verified_at;
+}
+
+/**
+ * The one gate for everything that reaches other people or brings content in (uploads of every
+ * kind, share links, sharing by email, upload requests, import from URL): an unverified account may
+ * sign in and look around, but not do these until it confirms its address (403, code
+ * `email_verification_required`; the app shell offers to send the link again).
+ */
+export function assertEmailVerified(user: Pick<User, 'email_verified_at'>, settings: Pick<Settings, 'email_verification_required'>): void {
+  if (!verificationPending(user, settings)) return;
+  throw new AppError(403, 'Please verify your email address first: open the link we sent you, or ask for a new one.', { code: EMAIL_VERIFICATION_REQUIRED });
+}
+
+/** `assertEmailVerified` for callers that have not read the settings yet. */
+export async function requireVerifiedEmail(ctx: AppContext, user: Pick<User, 'email_verified_at'>): Promise<void> {
+  assertEmailVerified(user, await getSettings(ctx));
 }
