@@ -58,7 +58,10 @@ test('an avatar upload replaces the letter, and a file that is not an image gets
 test('changing the password shows field errors, then succeeds', async ({ page }) => {
   await signUpAndOpen(page, '/user/settings/password');
   await page.getByLabel('Current password').fill('not my password');
+  await page.getByLabel('New password', { exact: true }).fill('password1234');
+  await expect(page.getByTestId('password-strength')).toContainText('Too easy to guess');
   await page.getByLabel('New password', { exact: true }).fill('a brand new secret');
+  await expect(page.getByTestId('password-strength')).toContainText('Strong');
   await page.getByLabel('Confirm new password').fill('a brand new secret');
   await page.getByRole('button', { name: 'Change password' }).click();
   await expect(page.getByText('The current password is incorrect.')).toBeVisible();

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { CircleAlert, CircleCheck, CircleX } from 'lucide-react';
 import { FormField } from '../../components/FormField.tsx';
+import { PasswordStrength } from '../../components/PasswordStrength.tsx';
 import { useT } from '../../stores/i18n.ts';
 import { call, uploadLogo, type Check, type SetupState } from './api.ts';
 import { Checkbox, Select, StepForm, str, useStepForm } from './form.tsx';
@@ -242,7 +243,10 @@ export function AdminSetupStep({ onBack }: StepProps) {
       {text('name', t('setup.admin_name'), { autoComplete: 'name', maxLength: 120 })}
       {text('email', t('auth.email'), { type: 'email', autoComplete: 'email' })}
       <div className="grid gap-x-4 sm:grid-cols-2">
-        {text('password', t('auth.password'), { type: 'password', autoComplete: 'new-password' })}
+        <div>
+          {text('password', t('auth.password'), { type: 'password', autoComplete: 'new-password' })}
+          <PasswordStrength password={form.values.password} related={[form.values.name, form.values.email]} minimum={3} />
+        </div>
         {text('password_confirmation', t('setup.password_confirmation'), { type: 'password', autoComplete: 'new-password' })}
       </div>
       <p className="text-sm text-muted">{t('setup.password_hint')}</p>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { weakPasswordMessage } from './strength.ts';
 
 export const emailField = z
   .string({ error: 'The email field is required.' })
@@ -28,9 +29,18 @@ const flag = z
   .optional()
   .transform((v) => v === true || v === 'on' || v === 'true' || v === '1');
 
+/** Refuses a password the strength estimator finds easy to guess, given what else the form tells about the person. */
+export function guessable(kind: 'user' | 'admin', related: (v: Record<string, unknown>) => string[]) {
+  return (v: { password: string } & Record<string, unknown>, c: z.RefinementCtx) => {
+    const message = weakPasswordMessage(v.password, related(v).filter(Boolean), kind);
+    if (message) c.addIssue({ code: 'custom', message, path: ['password'] });
+  };
+}
+
 export const RegisterInput = z
   .object({ name: nameField, email: emailField, password: passwordField, password_confirmation: z.string({ error: 'The password confirmation field is required.' }).max(128) })
-  .refine(confirmed, confirmation);
+  .refine(confirmed, confirmation)
+  .superRefine(guessable('user', (v) => [String(v.name), String(v.email)]));
 
 export const LoginInput = z.object({
   email: emailField,
@@ -47,7 +57,8 @@ export const ResetPasswordInput = z
     password: passwordField,
     password_confirmation: z.string({ error: 'The password confirmation field is required.' }).max(128),
   })
-  .refine(confirmed, confirmation);
+  .refine(confirmed, confirmation)
+  .superRefine(guessable('user', (v) => [String(v.email)]));
 
 export const ChangePasswordInput = z
   .object({
@@ -55,7 +66,8 @@ export const ChangePasswordInput = z
     password: passwordField,
     password_confirmation: z.string({ error: 'The password confirmation field is required.' }).max(128),
   })
-  .refine(confirmed, confirmation);
+  .refine(confirmed, confirmation)
+  .superRefine(guessable('user', (v) => [String(v.current_password)]));
 
 export const AccessTokenInput = z.object({
   name: z.string({ error: 'The name field is required.' }).trim().min(1, 'The name field is required.').max(80, 'The name may not be greater than 80 characters.'),

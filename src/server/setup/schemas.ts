@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailField, nameField, passwordField } from '../auth/schemas.ts';
+import { weakPasswordMessage } from '../auth/strength.ts';
 
 const flag = z.union([z.boolean(), z.enum(['on', 'true', '1', 'false', '0', ''])]).transform((v) => v === true || v === 'on' || v === 'true' || v === '1');
 const text = (max: number, field: string) => z.string({ error: `The ${field} field is required.` }).trim().max(max, `The ${field} may not be greater than ${max} characters.`);
@@ -75,7 +76,6 @@ export const AppSetupInput = z.object({
   logo_horizontal_dark: logoUrl,
 });
 
-const COMMON_PASSWORDS = new Set(['password', 'password1', 'password123', '1234567890', '12345678', '123456789', 'qwertyuiop', 'administrator', 'letmein123', 'changeme', 'iloveyou', 'welcome123', 'admin12345', 'adminadmin']);
 
 /** The first admin holds the keys to the instance: a longer, less guessable password than a user's. */
 export const AdminSetupInput = z
@@ -85,6 +85,9 @@ export const AdminSetupInput = z
     const weak = (message: string) => c.addIssue({ code: 'custom', message, path: ['password'] });
     const lower = v.password.toLowerCase();
     if (v.password.length < 10) weak('The admin password must be at least 10 characters.');
-    else if (COMMON_PASSWORDS.has(lower) || new Set(lower).size < 5) weak('The admin password is too easy to guess.');
     else if (lower.includes(v.email.split('@')[0]!) && v.email.split('@')[0]!.length >= 4) weak('The admin password must not contain your email address.');
+    else {
+      const message = weakPasswordMessage(v.password, [v.name, v.email], 'admin');
+      if (message) weak(message);
+    }
   });
