@@ -328,3 +328,31 @@ test('emoji in names draw with the bundled emoji font, not as boxes', async ({ p
   await expect.poll(() => page.evaluate(() => [...document.fonts].some((f) => f.family.replaceAll('"', '') === 'Twemoji Text' && f.status === 'loaded'))).toBe(true);
   await shot(page, 'files-emoji-name-light-desktop');
 });
+
+test('the toolbar never wraps: with the details panel open and an item selected, extra actions go into More', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUpAndOpen(page);
+  await apiFolder(page, 'A folder with a rather long name to crowd the header');
+  await page.reload();
+  await page.getByRole('button', { name: 'Details' }).click();
+  await item(page, 'A folder with a rather long name to crowd the header').click();
+  const toolbar = page.getByRole('toolbar', { name: 'File actions' });
+  const rows = () => toolbar.locator('> *').evaluateAll((els) => new Set(els.filter((e) => (e as HTMLElement).offsetWidth > 0).map((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2))).size);
+  await expect(toolbar.getByRole('button', { name: 'Move to trash' }).or(toolbar.getByRole('button', { name: 'More actions' })).first()).toBeVisible();
+  expect(await rows()).toBe(1);
+  await shot(page, 'files-toolbar-selected-light-desktop');
+  for (const width of [1280, 1100, 900, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect.poll(rows).toBe(1);
+  }
+  // Whatever did not fit is one click away.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await item(page, 'A folder with a rather long name to crowd the header').click();
+  const more = toolbar.getByRole('button', { name: 'More actions' });
+  if (await more.isVisible()) {
+    await more.click();
+    await expect(page.getByRole('menuitem').first()).toBeVisible();
+    await shot(page, 'files-toolbar-more-light-phone');
+    await page.keyboard.press('Escape');
+  }
+});
