@@ -205,8 +205,32 @@ describe('malformed multipart bodies', () => {
     expect(await filesUnder(path.join(env.server.dataDir, 'blobs', '.tmp'))).toEqual([]);
     expect(await reservations(env.seed, owner.user.id)).toEqual([]);
     // None of it was taken for a server failure.
-    const failures = env.server.logs.filter((l) => l.includes('"level":50'));
+    const failures = env.server.logs.filter((l) => l.includes('"level":50') && l.includes('/api/upload'));
     expect(failures, failures.join('\n')).toEqual([]);
+  });
+});
+
+describe('plain uploads that stall', () => {
+  it('are cut off after upload_idle_seconds without a byte: no temporary file, no reservation, no item', async () => {
+    await putSetting(env.seed, 'upload_idle_seconds', 1);
+    try {
+      const { client, user } = await registerUser(env.server.url);
+      const token = await createToken(client);
+      const req = http.request(`${env.server.url}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream', 'X-File-Name': 'stalled.bin', 'Content-Length': String(QUOTA / 2) } });
+      const closed = new Promise<void>((resolve) => {
+        req.on('error', () => resolve());
+        req.on('close', () => resolve());
+      });
+      req.write(deterministicBytes(8, 0, QUOTA / 4));
+      // The client sends nothing more and keeps the connection open: the server lets go (before the
+      // cut-off this waited for ever, holding the temporary file and the reservation).
+      await closed;
+      await until(async () => (await reservations(env.seed, user.id)).length === 0, 'the reservation to go');
+      expect(await filesUnder(path.join(env.server.dataDir, 'blobs', '.tmp'))).toEqual([]);
+      expect((await browse(client)).names).toEqual([]);
+    } finally {
+      await putSetting(env.seed, 'upload_idle_seconds', 600);
+    }
   });
 });
 
