@@ -164,12 +164,21 @@ describe('open uploads reserve quota', () => {
     }
   });
 
-  it('refuses a deferred length (the length must be known to reserve it)', async () => {
+  it('refuses a deferred length (the length must be known to reserve it) and a length past counting', async () => {
     const { client } = await registerUser(env.server.url);
     const res = await fetch(`${env.server.url}/api/upload/tus`, { method: 'POST', headers: { ...authHeaders(client), 'Tus-Resumable': '1.0.0', 'Upload-Defer-Length': '1', 'Upload-Metadata': tusMetadata({ filename: 'x.bin' }) } });
-    expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(res.status).toBeLessThan(600);
-    expect(res.status).not.toBe(201);
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toMatch(/Upload-Length is required/);
+    // Nor is a length past what can be counted.
+    await putSetting(env.seed, 'default_storage_limit_bytes', 0);
+    try {
+      for (const length of ['99999999999999999999', String(2 ** 60)]) {
+        const absurd = await fetch(`${env.server.url}/api/upload/tus`, { method: 'POST', headers: { ...authHeaders(client), 'Tus-Resumable': '1.0.0', 'Upload-Length': length, 'Upload-Metadata': tusMetadata({ filename: 'x.bin' }) } });
+        expect(absurd.status, length).toBe(400);
+      }
+    } finally {
+      await putSetting(env.seed, 'default_storage_limit_bytes', QUOTA);
+    }
   });
 });
 

@@ -141,6 +141,7 @@ function uploadsFor(ctx: AppContext): TusUploads {
       const declaredType = meta.filetype ?? meta.type ?? '';
       // creation-defer-length is switched off, so @tus/server has refused a creation without a length.
       if (upload.size === undefined) throw badRequest('Upload-Length is required.');
+      if (!Number.isSafeInteger(upload.size) || upload.size < 0) throw badRequest('Upload-Length is not a valid length.');
       const policy = await uploadPolicy(ctx);
       await checkBeforeBytes(ctx, user, policy, { name, declaredType, size: upload.size });
       // The last step of the checks: nothing refuses the upload after its bytes are promised.
@@ -215,6 +216,11 @@ export async function handleTus(ctx: AppContext, req: IncomingMessage, res: Serv
   const tus = uploadsFor(ctx);
   if (id === null) {
     if (method !== 'POST' && method !== 'OPTIONS') return tusRefusal(res, 405, 'Method not allowed.', { Allow: 'POST, OPTIONS' });
+    // The length is reserved against the quota at creation, so it must be known then (a 4xx, not the library's 501).
+    if (method === 'POST' && req.headers['upload-defer-length'] !== undefined) {
+      req.resume();
+      return tusRefusal(res, 400, 'Upload-Length is required: uploads of a length not yet known are not supported.');
+    }
   } else {
     if (method === 'POST') return tusRefusal(res, 405, 'Method not allowed.', { Allow: 'HEAD, PATCH, DELETE, OPTIONS' });
     const info = ID.test(id) ? ((await tus.store.configstore.get(id)) as StoredUpload | undefined) : undefined;
@@ -306,8 +312,10 @@ export async function sweepUploads(ctx: AppContext): Promise<{ removed: number }
       const written = (await stat(path.join(directory, id)).catch(() => null))?.mtimeMs ?? 0;
       const lastSign = Math.max(Number.isFinite(created) ? created : 0, written, touched.get(id) ?? 0);
       if (Number.isFinite(created) && created > cutoff && lastSign > abandonCutoff) {
-        // Keeps the reservation alive for the database half of the sweep (and other app nodes').
-        if (lastSign > (touched.get(id) ?? 0)) await ctx.db.updateTable('upload_reservations').set({ touched_at: new Date(lastSign).toISOString() }).where('id', '=', id).execute();
+        // Keeps the reservation of an upload still being written alive for the database half of the
+        // sweep (and other app nodes' sweeps); written only once it is half-way to abandonment.
+        const touchedAt = touched.get(id) ?? 0;
+        if (lastSign > touchedAt && touchedAt < now - (now - abandonCutoff) / 2) await ctx.db.updateTable('upload_reservations').set({ touched_at: new Date(lastSign).toISOString() }).where('id', '=', id).execute();
         continue;
       }
     }
