@@ -23,6 +23,7 @@ export interface Database {
   share_sessions: ShareSessionsTable;
   upload_requests: UploadRequestsTable;
   upload_request_items: UploadRequestItemsTable;
+  upload_reservations: UploadReservationsTable;
 }
 
 export type Role = 'admin' | 'user';
@@ -227,3 +228,14 @@ export interface UploadRequestItemsTable {
 }
 
 export type Id = Generated<string>;
+
+/** Quota promised to an upload in progress (src/server/uploads/reservations.ts). */
+export interface UploadReservationsTable {
+  /** The tus upload id, or `plain:{uuid}`. */
+  id: string;
+  owner_id: string;
+  kind: 'tus' | 'plain';
+  bytes: number;
+  created_at: string;
+  touched_at: string;
+}

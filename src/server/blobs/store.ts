@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -23,6 +23,11 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** The blob's path on this machine's disk, for tools that need a file (thumbnails); absent for remote stores. */
   localPath?(key: string): string;
+  /**
+   * Removes temporary files of writes that will never complete (the request or the process died):
+   * those no `put` of this process is writing and untouched since `staleBefore`. Answers how many.
+   */
+  sweepTemporary?(staleBefore: Date): Promise<number>;
 }
 
 const KEY = /^[a-z0-9][a-z0-9._-]{0,127}(\/[a-z0-9][a-z0-9._-]{0,127}){0,3}$/;
@@ -34,6 +39,8 @@ export function assertBlobKey(key: string): void {
 /** Local disk under DATA_DIR/blobs. Writes go to a temporary file and are renamed into place only when complete. */
 export function createLocalBlobStore(root: string): BlobStore {
   const tmpDir = path.join(root, '.tmp');
+  // Temporary files being written by this process: never swept, however slow their writer.
+  const writing = new Set<string>();
   const fileFor = (key: string) => {
     assertBlobKey(key);
     return path.join(root, key);
@@ -43,13 +50,17 @@ export function createLocalBlobStore(root: string): BlobStore {
       const target = fileFor(key);
       await mkdir(path.dirname(target), { recursive: true });
       await mkdir(tmpDir, { recursive: true });
-      const tmp = path.join(tmpDir, randomUUID());
+      const name = randomUUID();
+      const tmp = path.join(tmpDir, name);
+      writing.add(name);
       try {
         await pipeline(source, createWriteStream(tmp, { flags: 'wx' }));
         await rename(tmp, target);
       } catch (error) {
         await rm(tmp, { force: true });
         throw error;
+      } finally {
+        writing.delete(name);
       }
       const s = await stat(target);
       return { size: s.size, modifiedAt: s.mtime };
@@ -83,5 +94,17 @@ export function createLocalBlobStore(root: string): BlobStore {
       await rm(fileFor(key), { force: true });
     },
     localPath: fileFor,
+    async sweepTemporary(staleBefore) {
+      let removed = 0;
+      for (const name of await readdir(tmpDir).catch(() => [] as string[])) {
+        if (writing.has(name)) continue;
+        const s = await stat(path.join(tmpDir, name)).catch(() => null);
+        if (s?.isFile() && s.mtimeMs < staleBefore.getTime()) {
+          await rm(path.join(tmpDir, name), { force: true });
+          removed += 1;
+        }
+      }
+      return removed;
+    },
   };
 }

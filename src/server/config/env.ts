@@ -27,7 +27,7 @@ const EnvSchema = z.object({
   ADMIN_NAME: z.string().min(1).max(120).default('Admin'),
   APP_NAME: z.string().trim().min(1).max(60).optional(),
   UPLOAD_EXPIRY_SECONDS: z.coerce.number().int().min(1).default(24 * 60 * 60),
-  UPLOAD_SWEEP_SECONDS: z.coerce.number().int().min(1).default(60 * 60),
+  UPLOAD_SWEEP_SECONDS: z.coerce.number().int().min(1).default(5 * 60),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -15,6 +15,12 @@ export const SETTING_DEFAULTS = {
   trash_retention_days: 30,
   upload_limit_bytes: 0,
   chunk_size_bytes: 8 * 1024 ** 2,
+  /** Unfinished tus uploads one owner may hold at once (their own, their share links' and upload requests'); 0 = no cap. */
+  max_open_uploads: 20,
+  /** An unfinished tus upload that received nothing for this long is removed and its reserved quota freed (UPLOAD_EXPIRY_SECONDS stays the hard maximum). */
+  upload_abandon_seconds: 3 * 60 * 60,
+  /** A plain upload that sends nothing for this long is cut off; a temporary upload file untouched this long, with no live request writing it, is swept. */
+  upload_idle_seconds: 10 * 60,
   /** Refused upload types: extensions (`exe`, `.php`) or MIME types (`application/x-msdownload`, `video/*`). */
   mimetypes_blacklist: [] as string[],
   /**

@@ -6,7 +6,8 @@ import * as q from '../files/queries.ts';
 import type { Db, ItemWithCount } from '../files/queries.ts';
 import { createFileItem } from '../files/service.ts';
 import { validationError } from '../http/errors.ts';
-import { overQuota, tooLarge, uploadLimit, usedBytes, type UploadPolicy } from './limits.ts';
+import { committedBytes, overQuota, tooLarge, uploadLimit, type UploadPolicy } from './limits.ts';
+import { releaseReservation } from './reservations.ts';
 
 /**
  * The one finishing step of every upload path (plain, tus, import from URL): the bytes are in the
@@ -31,6 +32,8 @@ export interface FinishInput {
   mimetype: string;
   size: number;
   blobKey: string;
+  /** The upload's quota reservation (reservations.ts): not counted against it, removed with the commit. */
+  reservationId?: string | null;
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -47,7 +50,8 @@ export async function finishUpload(ctx: AppContext, policy: UploadPolicy, input:
       if (ctx.config.database.dialect === 'postgres') await q.lockOwnerTree(tx, input.ownerId);
       const limit = uploadLimit(policy);
       if (limit !== null && input.size > limit) throw tooLarge(policy);
-      if (policy.capacity !== null && (await usedBytes(tx, input.ownerId)) + input.size > policy.capacity) throw overQuota();
+      if (policy.capacity !== null && (await committedBytes(tx, input.ownerId, input.reservationId)) + input.size > policy.capacity) throw overQuota();
+      if (input.reservationId) await releaseReservation(tx, input.reservationId);
       let parentId = input.parentId;
       if (parentId !== null) {
         const parent = await q.findItem(tx, parentId);

@@ -22,12 +22,15 @@ export async function receiveToBlob(
   policy: UploadPolicy,
   ownerId: string,
   source: Readable,
-  file: { name: string; declaredType: string | null | undefined; declaredSize: number | null },
+  /** `reservationId`: the upload's own quota reservation (reservations.ts), not counted against it. */
+  file: { name: string; declaredType: string | null | undefined; declaredSize: number | null; reservationId?: string | null },
   /** A further cap of this path (import from URL), with its own refusal. */
   cap?: { bytes: number; error: () => Error },
 ): Promise<Received> {
   const limit = uploadLimit(policy);
-  const free = await freeBytes(ctx.db, ownerId, policy);
+  const free = await freeBytes(ctx.db, ownerId, policy, file.reservationId);
+  // Gone while we looked at the quota: its close event has passed, and piping it would wait for ever.
+  if (source.destroyed && !source.readableEnded) throw badRequest('The upload was cut off.');
   let mimetype = 'application/octet-stream';
   const counter = new CountingSniffer({
     max: Math.min(limit ?? Number.POSITIVE_INFINITY, free ?? Number.POSITIVE_INFINITY, cap?.bytes ?? Number.POSITIVE_INFINITY),
