@@ -97,6 +97,17 @@ describe('pages', () => {
     expect(config((await html(client, '/')).text).isAuthenticated).toBe(true);
   });
 
+  it('speaks the browser’s language when no locale cookie says otherwise', async () => {
+    const page = (headers: Record<string, string>) => new Client(server.url).request('/', { method: 'GET', headers: { Accept: 'text/html', ...headers }, xrw: false });
+    const lang = (text: string) => text.match(/<html[^>]* lang="([a-z]+)"/)?.[1];
+    expect(lang((await page({ 'Accept-Language': 'de-AT,de;q=0.9,en;q=0.8' })).text)).toBe('de');
+    expect(lang((await page({ 'Accept-Language': 'fr-FR,fr;q=0.9,de;q=0.5' })).text)).toBe('de');
+    expect(lang((await page({ 'Accept-Language': 'fr-FR,fr;q=0.9' })).text)).toBe('en');
+    expect(lang((await page({ 'Accept-Language': 'de;q=0.2,en;q=0.9' })).text)).toBe('en');
+    // The cookie a person picked wins over the browser.
+    expect(lang((await page({ 'Accept-Language': 'de', Cookie: 'locale=en' })).text)).toBe('en');
+  });
+
   it('serves built assets with long caching for hashed files', async () => {
     const page = await html(new Client(server.url), '/sign-in');
     const css = page.text.match(/href="(\/_astro\/[^"]+\.css)"/)?.[1];
