@@ -6,6 +6,7 @@ import * as thumbnails from './20261124120000_thumbnails.ts';
 import * as search from './20261124150000_search.ts';
 import * as pages from './20261125090000_pages.ts';
 import * as shares from './20261125090000_shares.ts';
+import * as pendingBlobs from './20261126100000_pending_blobs.ts';
 
 /**
  * Every migration, imported statically: a folder scan at run time breaks once Vite bundles the
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '20261124150000_search': search,
   '20261125090000_pages': pages,
   '20261125090000_shares': shares,
+  '20261126100000_pending_blobs': pendingBlobs,
 };

@@ -8,16 +8,14 @@ import type { AppContext } from '../context.ts';
 import { requireTargetFolder } from '../files/access.ts';
 import { presentItem } from '../files/presenter.ts';
 import { findItemWithCount, type ItemWithCount } from '../files/queries.ts';
-import { newBlobKey } from '../files/service.ts';
 import { requireDataUser, sendJson } from '../http/data-auth.ts';
 import { isAppError } from '../http/errors.ts';
 import { openShareForData } from '../sharing/data-plane.ts';
-import { openRequestForData, tokenUploadFinished } from '../upload-requests/data-plane.ts';
+import { openRequestForData } from '../upload-requests/data-plane.ts';
 import { runEvery } from '../jobs/every.ts';
-import { finishUpload } from './finish.ts';
 import { checkBeforeBytes, uploadPolicy } from './limits.ts';
 import { relativeFolders, uploadName } from './names.ts';
-import { judgeType, readHead } from './sniff.ts';
+import { completeTusUpload, readUploadInfo, type StoredUpload } from './tus-finish.ts';
 
 /**
  * Resumable uploads over tus 1.0 at /api/upload/tus (@tus/server + @tus/file-store): core,
@@ -51,16 +49,6 @@ const ID = /^[0-9a-f]{32}$/;
 
 export function isTusRequest(pathname: string): boolean {
   return pathname === TUS_PATH || pathname.startsWith(`${TUS_PATH}/`);
-}
-
-interface StoredUpload {
-  id: string;
-  size?: number;
-  offset?: number;
-  metadata?: Record<string, string | null>;
-  creation_date?: string;
-  /** Set once the upload became an item: the data file is in the blob store then. */
-  finished?: { item_id: string; at: string };
 }
 
 interface TusUploads {
@@ -127,25 +115,11 @@ function uploadsFor(ctx: AppContext): TusUploads {
   };
 
   const onUploadFinish = async (_req: unknown, upload: Upload) => {
-    const file = path.join(directory, upload.id);
-    const meta = upload.metadata ?? {};
-    const ownerId = meta.owner ?? '';
     try {
-      const policy = await uploadPolicy(ctx);
-      const name = uploadName(meta.filename);
-      const mimetype = await judgeType(policy, await readHead(file), name, meta.filetype);
-      const blobKey = newBlobKey(ownerId);
-      // Same disk: a rename, no copy.
-      const stored = await ctx.blobs.adopt(blobKey, file);
-      const item = await finishUpload(ctx, policy, {
-        ownerId, parentId: meta.parent_id ? meta.parent_id : null, folders: relativeFolders(meta.path), name, mimetype, size: stored.size, blobKey,
-      });
-      await tokenUploadFinished(ctx, meta.binding, item);
-      const info = (await store.configstore.get(upload.id)) as StoredUpload | undefined;
-      await store.configstore.set(upload.id, { ...(info ?? { id: upload.id, size: upload.size, metadata: meta }), offset: stored.size, finished: { item_id: item.id, at: ctx.clock.now().toISOString() } } as never);
+      // Crash-safe and idempotent (tus-finish.ts): the upload's files go when it fails.
+      const item = await completeTusUpload(ctx, { id: upload.id, ownerId: upload.metadata?.owner ?? '' });
       return { headers: itemHeaders(item, item.id) };
     } catch (error) {
-      await discard(directory, upload.id);
       if (!isAppError(error)) ctx.logger.error({ err: error, upload: upload.id }, 'finishing a tus upload failed');
       throw tusError(error);
     }
@@ -194,6 +168,17 @@ export async function handleTus(ctx: AppContext, req: IncomingMessage, res: Serv
       req.resume();
       return tusRefusal(res, 404, 'The upload was not found.');
     }
+    if (!info.finished && (method === 'HEAD' || method === 'PATCH') && (await leftComplete(tus, info))) {
+      // A crash came after the last byte and before the item was recorded: finish it now.
+      req.resume();
+      try {
+        await completeTusUpload(ctx, { id: info.id, ownerId: info.metadata?.owner ?? '' });
+      } catch (error) {
+        if (!isAppError(error)) throw error;
+        return sendJson(res, error.status, { message: error.message, ...(error.code ? { code: error.code } : {}), ...(error.errors ? { errors: error.errors } : {}) }, { 'Tus-Resumable': '1.0.0' });
+      }
+      return answerFinished(ctx, req, res, tus, (await readUploadInfo(tus.directory, info.id)) ?? info);
+    }
     if (info.finished) return answerFinished(ctx, req, res, tus, info);
     if (method === 'PATCH') {
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -222,6 +207,13 @@ async function tusActor(ctx: AppContext, req: IncomingMessage, res: ServerRespon
   }
   const auth = await requireDataUser(ctx, req, res);
   return auth && { user: auth.user, binding: auth.user.id };
+}
+
+/** All its bytes arrived (or already moved to the blob store), yet it is not marked finished. */
+async function leftComplete(tus: TusUploads, info: StoredUpload): Promise<boolean> {
+  if (info.size === undefined) return false;
+  const size = (await stat(path.join(tus.directory, info.id)).catch(() => null))?.size;
+  return size === undefined || size === info.size;
 }
 
 /** HEAD, PATCH and DELETE of an upload that is already an item. */
