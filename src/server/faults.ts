@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import type { AppContext } from './context.ts';
 
 /**
@@ -14,8 +15,13 @@ import type { AppContext } from './context.ts';
 export const FAULTS = ['tus-finish-before-intent', 'tus-finish-after-blob-move', 'tus-finish-after-commit', 'upload-finish-after-blob-write'] as const;
 export type Fault = (typeof FAULTS)[number];
 
-export function faultPoint(ctx: Pick<AppContext, 'config' | 'logger'>, point: Fault): void {
+export function faultPoint(ctx: Pick<AppContext, 'config'>, point: Fault): void {
   if (ctx.config.fault !== point) return;
-  ctx.logger.warn({ fault: point }, 'fault injection: killing the process');
+  // Written synchronously: the logger's buffered output would die with the process.
+  try {
+    writeSync(1, `${JSON.stringify({ level: 40, time: Date.now(), fault: point, msg: 'fault injection: killing the process' })}\n`);
+  } catch {
+    /* the kill matters, not the line */
+  }
   process.kill(process.pid, 'SIGKILL');
 }

@@ -45,7 +45,16 @@ async function patchUntilDeath(server: RunningServer, url: string, auth: Record<
   const sent = fetch(url, { method: 'PATCH', headers: { ...auth, 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, body: new Uint8Array(deterministicBytes(seed, 0, size)) });
   await expect(sent).rejects.toThrow();
   await server.kill(); // waits for the exit
-  expect(server.logs.some((l) => l.includes('fault injection'))).toBe(true);
+  await faultLogged(server);
+}
+
+/** The server's last words: its output pipe may still be draining after the exit. */
+async function faultLogged(server: RunningServer): Promise<void> {
+  const end = Date.now() + 10_000;
+  while (!server.logs.some((l) => l.includes('fault injection'))) {
+    if (Date.now() > end) throw new Error(`the fault was not reached:\n${server.logs.join('\n')}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 async function head(url: string, auth: Record<string, string>) {
@@ -139,6 +148,7 @@ describe('a crash while an upload finishes', () => {
       const sent = fetch(`${first.url}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream', 'X-File-Name': 'plain.bin' }, body: new Uint8Array(deterministicBytes(44, 0, 200_000)) });
       await expect(sent).rejects.toThrow();
       await first.kill();
+      await faultLogged(first);
       expect(await fileBlobs(first)).toHaveLength(1);
       expect(await intents(first)).toHaveLength(1);
 
@@ -153,6 +163,39 @@ describe('a crash while an upload finishes', () => {
       expect(await fileBlobs(second)).toHaveLength(1);
     } finally {
       await (second ?? first).stop();
+    }
+  });
+
+  it('HEADs racing the finishing PATCH never see it gone, and all name the one item', async () => {
+    const server = await startServer();
+    try {
+      const { client } = await registerUser(server.url);
+      const auth = authHeaders(client, await createToken(client));
+      const size = 4 * MiB;
+      const url = await createUpload(server, auth, size, 'crash.bin');
+      let finished = false;
+      const patched = fetch(url, { method: 'PATCH', headers: { ...auth, 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, body: new Uint8Array(deterministicBytes(46, 0, size)) }).finally(() => {
+        finished = true;
+      });
+      const seen: Awaited<ReturnType<typeof head>>[] = [];
+      const poll = async () => {
+        while (!finished) seen.push(await head(url, auth));
+      };
+      await Promise.all([poll(), poll(), poll()]);
+      const res = await patched;
+      expect(res.status).toBe(204);
+      const itemId = res.headers.get('x-item-id');
+      expect(itemId).toBeTruthy();
+      for (const answer of seen) {
+        expect(answer.status).toBe(200);
+        if (answer.itemId !== null) expect(answer).toEqual({ status: 200, offset: String(size), itemId });
+      }
+      expect(await head(url, auth)).toEqual({ status: 200, offset: String(size), itemId });
+      expect((await browse(client)).names).toEqual(['crash.bin']);
+      expect(await fileBlobs(server)).toHaveLength(1);
+      expect(await intents(server)).toEqual([]);
+    } finally {
+      await server.stop();
     }
   });
 

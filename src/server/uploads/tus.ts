@@ -64,10 +64,29 @@ const instances = new WeakMap<AppContext, TusUploads>();
 
 /** The file store, knowing finished uploads: their data is in the blob store, their offset is their size. */
 class UploadStore extends FileStore {
+  private readonly ctx: AppContext;
+
+  constructor(ctx: AppContext, options: ConstructorParameters<typeof FileStore>[0]) {
+    super(options);
+    this.ctx = ctx;
+  }
+
   override async getUpload(id: string): Promise<Upload> {
     const info = (await this.configstore.get(id)) as StoredUpload | undefined;
-    if (info?.finished) return new Upload({ id, size: info.size, offset: info.size ?? 0, metadata: info.metadata ?? {}, ...(info.creation_date ? { creation_date: info.creation_date } : {}) });
-    return super.getUpload(id);
+    const whole = (i: StoredUpload) => new Upload({ id, size: i.size, offset: i.size ?? 0, metadata: i.metadata ?? {}, ...(i.creation_date ? { creation_date: i.creation_date } : {}) });
+    if (info?.finished) return whole(info);
+    try {
+      return await super.getUpload(id);
+    } catch (error) {
+      // The data file went into the blob store under this request's feet: the upload is finishing
+      // (or a crash left it so). Wait for that (or finish it) rather than answer 410.
+      const owner = info?.metadata?.owner;
+      if ((error as { status_code?: number }).status_code !== 410 || !info || info.size === undefined || !owner) throw error;
+      await completeTusUpload(this.ctx, { id, ownerId: owner }).catch(() => {
+        throw error;
+      });
+      return whole(info);
+    }
   }
 }
 
@@ -91,7 +110,7 @@ function uploadsFor(ctx: AppContext): TusUploads {
   const existing = instances.get(ctx);
   if (existing) return existing;
   const directory = path.join(ctx.config.dataDir, 'uploads', 'tus');
-  const store = new UploadStore({ directory, expirationPeriodInMilliseconds: ctx.config.uploads.expiryMs });
+  const store = new UploadStore(ctx, { directory, expirationPeriodInMilliseconds: ctx.config.uploads.expiryMs });
   store.extensions = store.extensions.filter((e) => e !== 'creation-defer-length');
   const users = new WeakMap<IncomingMessage, User>();
   const bindings = new WeakMap<IncomingMessage, string>();
