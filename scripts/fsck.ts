@@ -35,7 +35,7 @@ try {
     if (args.json) console.log(JSON.stringify(report));
     else {
       console.log(`${report.blobs} blobs (${report.bytes} bytes), ${report.referenced} referenced, ${report.unknown} unknown`);
-      console.log(`${report.orphans} orphans (${report.orphanBytes} bytes)${args.repair ? `, ${report.removed} removed` : ', run with --repair to remove them'}; ${report.recent} unreferenced but younger than the grace period, kept`);
+      console.log(`${report.orphans} orphans (${report.orphanBytes} bytes)${args.repair ? `, ${report.removed} removed` : report.orphans > 0 ? ', run with --repair to remove them' : ''}; ${report.recent} unreferenced but younger than the grace period, kept`);
       console.log(`${report.references} blob references in rows, ${report.missing} missing`);
     }
     process.exitCode = report.missing > 0 || report.orphans > report.removed ? 1 : 0;
