@@ -236,11 +236,12 @@ async function absentOf<T extends { key: string }>(ctx: AppContext, wanted: T[])
 
 /**
  * The scheduled run (at start, then every BLOB_RECONCILE_SECONDS): settles intents older than the
- * upload expiry first (a failure that could not remove its blob), then removes orphans past the
+ * upload expiry (and an hour) first (a failure that could not remove its blob), then removes orphans past the
  * grace period and logs rows whose blob is missing (the first 100 each run, then the count).
  */
 export async function runBlobReconciler(ctx: AppContext): Promise<ReconcileReport> {
-  await recoverUploads(ctx, { before: new Date(ctx.clock.now().getTime() - ctx.config.uploads.expiryMs) });
+  // At least an hour: a plain upload still streaming holds its intent that long at most in practice.
+  await recoverUploads(ctx, { before: new Date(ctx.clock.now().getTime() - Math.max(ctx.config.uploads.expiryMs, 60 * 60_000)) });
   let logged = 0;
   const report = await reconcileBlobs(ctx, {
     repair: true,
