@@ -24,6 +24,7 @@ export interface Database {
   upload_requests: UploadRequestsTable;
   upload_request_items: UploadRequestItemsTable;
   upload_reservations: UploadReservationsTable;
+  pending_blobs: PendingBlobsTable;
 }
 
 export type Role = 'admin' | 'user';
@@ -225,6 +226,20 @@ export interface UploadRequestsTable {
 export interface UploadRequestItemsTable {
   request_id: string;
   item_id: string;
+}
+
+/**
+ * An upload that is finishing: written before its bytes reach the blob store, removed in the
+ * transaction that records the item (src/server/uploads/intents.ts).
+ */
+export interface PendingBlobsTable {
+  blob_key: string;
+  owner_id: string;
+  /** The tus upload id; null for a plain upload or an import from URL. */
+  upload_id: string | null;
+  /** JSON text: what a tus upload becomes (name, folder, type, size, binding); null otherwise. */
+  finish: string | null;
+  created_at: string;
 }
 
 export type Id = Generated<string>;

@@ -7,6 +7,7 @@ import * as search from './20261124150000_search.ts';
 import * as pages from './20261125090000_pages.ts';
 import * as shares from './20261125090000_shares.ts';
 import * as uploadReservations from './20261126090000_upload_reservations.ts';
+import * as pendingBlobs from './20261126100000_pending_blobs.ts';
 import * as signInThrottles from './20261126120000_sign_in_throttles.ts';
 
 /**
@@ -22,5 +23,6 @@ export const migrations: Record<string, Migration> = {
   '20261125090000_pages': pages,
   '20261125090000_shares': shares,
   '20261126090000_upload_reservations': uploadReservations,
+  '20261126100000_pending_blobs': pendingBlobs,
   '20261126120000_sign_in_throttles': signInThrottles,
 };

@@ -9,6 +9,7 @@ import type { ItemWithCount } from '../files/queries.ts';
 import { requireDataUser, sendError, sendJson } from '../http/data-auth.ts';
 import { badRequest, isAppError, unsupportedMediaType, validationError } from '../http/errors.ts';
 import { finishUpload } from './finish.ts';
+import { discardBlob } from './intents.ts';
 import { assertCanUpload, assertTypeAllowed, checkBeforeBytes, tooLarge, uploadLimit, uploadPolicy, type UploadPolicy } from './limits.ts';
 import { relativeFolders, uploadName } from './names.ts';
 import { receiveToBlob, type Received } from './receive.ts';
@@ -216,7 +217,7 @@ async function receiveMultipartBody(ctx: AppContext, user: User, policy: UploadP
     parser.on('close', () => {
       if (!upload) return fail(validationError({ file: ['A file is required in the field "file".'] }));
       upload.then((value) => {
-        if (settled) return void ctx.blobs.delete(value.received.blobKey);
+        if (settled) return void discardBlob(ctx, value.received.blobKey);
         settled = true;
         resolve(value);
       }, fail);
@@ -230,7 +231,7 @@ async function receiveMultipartBody(ctx: AppContext, user: User, policy: UploadP
     target = await resolveTarget(ctx, user, { name: fields.filename || result.declaredName, parentId: fields.parent_id, path: fields.path });
     assertTypeAllowed(policy, { name: target.name, extensions: [fields.extension] });
   } catch (error) {
-    await ctx.blobs.delete(received.blobKey);
+    await discardBlob(ctx, received.blobKey);
     throw error;
   }
   return finishUpload(ctx, policy, { ownerId: user.id, ...target, ...received, reservationId });

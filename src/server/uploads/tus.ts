@@ -8,18 +8,16 @@ import type { AppContext } from '../context.ts';
 import { requireTargetFolder } from '../files/access.ts';
 import { presentItem } from '../files/presenter.ts';
 import { findItemWithCount, type ItemWithCount } from '../files/queries.ts';
-import { newBlobKey } from '../files/service.ts';
 import { requireDataUser, sendJson } from '../http/data-auth.ts';
 import { badRequest, isAppError } from '../http/errors.ts';
 import { openShareForData } from '../sharing/data-plane.ts';
-import { openRequestForData, tokenUploadFinished } from '../upload-requests/data-plane.ts';
+import { openRequestForData } from '../upload-requests/data-plane.ts';
 import { runEvery } from '../jobs/every.ts';
 import { getSettings } from '../settings/service.ts';
-import { finishUpload } from './finish.ts';
 import { checkBeforeBytes, uploadPolicy } from './limits.ts';
 import { releaseReservation, reserve, sweepReservations, touchReservation } from './reservations.ts';
 import { relativeFolders, uploadName } from './names.ts';
-import { judgeType, readHead } from './sniff.ts';
+import { completeTusUpload, readUploadInfo, type StoredUpload } from './tus-finish.ts';
 
 /**
  * Resumable uploads over tus 1.0 at /api/upload/tus (@tus/server + @tus/file-store): core,
@@ -60,16 +58,6 @@ export function isTusRequest(pathname: string): boolean {
   return pathname === TUS_PATH || pathname.startsWith(`${TUS_PATH}/`);
 }
 
-interface StoredUpload {
-  id: string;
-  size?: number;
-  offset?: number;
-  metadata?: Record<string, string | null>;
-  creation_date?: string;
-  /** Set once the upload became an item: the data file is in the blob store then. */
-  finished?: { item_id: string; at: string };
-}
-
 interface TusUploads {
   server: Server;
   store: FileStore;
@@ -86,10 +74,12 @@ const instances = new WeakMap<AppContext, TusUploads>();
  * size) and freeing an upload's reservation when it is terminated.
  */
 class UploadStore extends FileStore {
+  private readonly ctx: AppContext;
   readonly onRemoved: (id: string) => Promise<void>;
 
-  constructor(options: ConstructorParameters<typeof FileStore>[0], onRemoved: (id: string) => Promise<void>) {
+  constructor(ctx: AppContext, options: ConstructorParameters<typeof FileStore>[0], onRemoved: (id: string) => Promise<void>) {
     super(options);
+    this.ctx = ctx;
     this.onRemoved = onRemoved;
   }
 
@@ -100,8 +90,20 @@ class UploadStore extends FileStore {
 
   override async getUpload(id: string): Promise<Upload> {
     const info = (await this.configstore.get(id)) as StoredUpload | undefined;
-    if (info?.finished) return new Upload({ id, size: info.size, offset: info.size ?? 0, metadata: info.metadata ?? {}, ...(info.creation_date ? { creation_date: info.creation_date } : {}) });
-    return super.getUpload(id);
+    const whole = (i: StoredUpload) => new Upload({ id, size: i.size, offset: i.size ?? 0, metadata: i.metadata ?? {}, ...(i.creation_date ? { creation_date: i.creation_date } : {}) });
+    if (info?.finished) return whole(info);
+    try {
+      return await super.getUpload(id);
+    } catch (error) {
+      // The data file went into the blob store under this request's feet: the upload is finishing
+      // (or a crash left it so). Wait for that (or finish it) rather than answer 410.
+      const owner = info?.metadata?.owner;
+      if ((error as { status_code?: number }).status_code !== 410 || !info || info.size === undefined || !owner) throw error;
+      await completeTusUpload(this.ctx, { id, ownerId: owner }).catch(() => {
+        throw error;
+      });
+      return whole(info);
+    }
   }
 }
 
@@ -125,7 +127,7 @@ function uploadsFor(ctx: AppContext): TusUploads {
   const existing = instances.get(ctx);
   if (existing) return existing;
   const directory = path.join(ctx.config.dataDir, 'uploads', 'tus');
-  const store = new UploadStore({ directory, expirationPeriodInMilliseconds: ctx.config.uploads.expiryMs }, (id) => releaseReservation(ctx.db, id));
+  const store = new UploadStore(ctx, { directory, expirationPeriodInMilliseconds: ctx.config.uploads.expiryMs }, (id) => releaseReservation(ctx.db, id));
   store.extensions = store.extensions.filter((e) => e !== 'creation-defer-length');
   const users = new WeakMap<IncomingMessage, User>();
   const bindings = new WeakMap<IncomingMessage, string>();
@@ -155,25 +157,11 @@ function uploadsFor(ctx: AppContext): TusUploads {
   };
 
   const onUploadFinish = async (_req: unknown, upload: Upload) => {
-    const file = path.join(directory, upload.id);
-    const meta = upload.metadata ?? {};
-    const ownerId = meta.owner ?? '';
     try {
-      const policy = await uploadPolicy(ctx);
-      const name = uploadName(meta.filename);
-      const mimetype = await judgeType(policy, await readHead(file), name, meta.filetype);
-      const blobKey = newBlobKey(ownerId);
-      // Same disk: a rename, no copy.
-      const stored = await ctx.blobs.adopt(blobKey, file);
-      const item = await finishUpload(ctx, policy, {
-        ownerId, parentId: meta.parent_id ? meta.parent_id : null, folders: relativeFolders(meta.path), name, mimetype, size: stored.size, blobKey, reservationId: upload.id,
-      });
-      await tokenUploadFinished(ctx, meta.binding, item);
-      const info = (await store.configstore.get(upload.id)) as StoredUpload | undefined;
-      await store.configstore.set(upload.id, { ...(info ?? { id: upload.id, size: upload.size, metadata: meta }), offset: stored.size, finished: { item_id: item.id, at: ctx.clock.now().toISOString() } } as never);
+      // Crash-safe and idempotent (tus-finish.ts): the upload's files go when it fails.
+      const item = await completeTusUpload(ctx, { id: upload.id, ownerId: upload.metadata?.owner ?? '' });
       return { headers: itemHeaders(item, item.id) };
     } catch (error) {
-      await discard(directory, upload.id);
       await releaseReservation(ctx.db, upload.id).catch((e: unknown) => ctx.logger.error({ err: e, upload: upload.id }, 'could not release an upload reservation'));
       if (!isAppError(error)) ctx.logger.error({ err: error, upload: upload.id }, 'finishing a tus upload failed');
       throw tusError(error);
@@ -228,6 +216,17 @@ export async function handleTus(ctx: AppContext, req: IncomingMessage, res: Serv
       req.resume();
       return tusRefusal(res, 404, 'The upload was not found.');
     }
+    if (!info.finished && (method === 'HEAD' || method === 'PATCH') && (await leftComplete(tus, info))) {
+      // A crash came after the last byte and before the item was recorded: finish it now.
+      req.resume();
+      try {
+        await completeTusUpload(ctx, { id: info.id, ownerId: info.metadata?.owner ?? '' });
+      } catch (error) {
+        if (!isAppError(error)) throw error;
+        return sendJson(res, error.status, { message: error.message, ...(error.code ? { code: error.code } : {}), ...(error.errors ? { errors: error.errors } : {}) }, { 'Tus-Resumable': '1.0.0' });
+      }
+      return answerFinished(ctx, req, res, tus, (await readUploadInfo(tus.directory, info.id)) ?? info);
+    }
     if (info.finished) return answerFinished(ctx, req, res, tus, info);
     if (method === 'PATCH') {
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -258,6 +257,13 @@ async function tusActor(ctx: AppContext, req: IncomingMessage, res: ServerRespon
   }
   const auth = await requireDataUser(ctx, req, res);
   return auth && { user: auth.user, binding: auth.user.id };
+}
+
+/** All its bytes arrived (or already moved to the blob store), yet it is not marked finished. */
+async function leftComplete(tus: TusUploads, info: StoredUpload): Promise<boolean> {
+  if (info.size === undefined) return false;
+  const size = (await stat(path.join(tus.directory, info.id)).catch(() => null))?.size;
+  return size === undefined || size === info.size;
 }
 
 /** HEAD, PATCH and DELETE of an upload that is already an item. */
