@@ -162,6 +162,10 @@ export interface NotificationsTable {
   action: string | null;
   read_at: string | null;
   created_at: string;
+  /** Events gathered into this one notification while it is unread (the files of one upload session); null stands alone. */
+  group_key: string | null;
+  /** How many events it holds. */
+  count: Generated<number>;
 }
 
 export type RemoteUploadStatus = 'running' | 'done' | 'failed';

@@ -7,7 +7,7 @@ import { requireOwnedItem, type Actor } from '../files/access.ts';
 import { findItem, type ItemRow, type ItemWithCount } from '../files/queries.ts';
 import { createFolder } from '../files/service.ts';
 import { AppError, notFound } from '../http/errors.ts';
-import { createNotification } from '../notifications/service.ts';
+import { addGroupedNotification } from '../notifications/service.ts';
 import { findUserById } from '../users/queries.ts';
 import { requireVerifiedEmail } from '../users/restrictions.ts';
 import * as q from './queries.ts';
@@ -118,11 +118,16 @@ export function recordRequestItem(ctx: AppContext, opened: OpenedRequest, item: 
 
 /** Tells the owner that files arrived (the `file-request` notification). */
 export async function notifyFilesArrived(ctx: AppContext, opened: OpenedRequest, item: Pick<ItemRow, 'name'>): Promise<void> {
-  await createNotification(ctx, {
+  // One notification per upload session, not per file: files of one request arriving while the last
+  // notice is unread (and recent) are counted into it.
+  await addGroupedNotification(ctx, {
     userId: opened.owner.id,
     category: 'file-request',
-    title: 'Files were uploaded for your request',
-    description: `"${item.name}" arrived in "${opened.folder.name}".`,
+    groupKey: `upload-request:${opened.request.id}`,
     action: { type: 'route', params: { id: opened.folder.id, route: 'Files', button: 'Show files' } },
+    describe: (count) => ({
+      title: 'Files were uploaded for your request',
+      description: count === 1 ? `"${item.name}" arrived in "${opened.folder.name}".` : `${count} files arrived in "${opened.folder.name}", the latest "${item.name}".`,
+    }),
   });
 }
