@@ -356,3 +356,35 @@ test('the toolbar never wraps: with the details panel open and an item selected,
     await page.keyboard.press('Escape');
   }
 });
+
+test('trash, move and favourite each offer Undo in their toast', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUpAndOpen(page);
+  await apiFolder(page, 'Keep');
+  await apiFolder(page, 'Box');
+  await page.reload();
+  const undo = () => page.getByTestId('toast').getByRole('button', { name: 'Undo' });
+
+  await item(page, 'Keep').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Move to trash' }).click();
+  await expect(item(page, 'Keep')).toHaveCount(0);
+  await shot(page, 'files-undo-toast-light-desktop');
+  await undo().click();
+  await expect(item(page, 'Keep')).toBeVisible();
+
+  await item(page, 'Keep').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Move', exact: true }).click();
+  const picker = page.getByRole('dialog', { name: 'Move 1 item' });
+  await picker.getByRole('radio', { name: 'Box' }).click();
+  await picker.getByRole('button', { name: 'Move here' }).click();
+  await expect(item(page, 'Keep')).toHaveCount(0);
+  await undo().first().click();
+  await expect(item(page, 'Keep')).toBeVisible();
+
+  await item(page, 'Box').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Add to favourites' }).click();
+  const favourites = page.getByTestId('favourites');
+  await expect(favourites.getByRole('link', { name: 'Box' })).toBeVisible();
+  await undo().first().click();
+  await expect(favourites.getByRole('link', { name: 'Box' })).toHaveCount(0);
+});
