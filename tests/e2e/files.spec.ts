@@ -340,6 +340,8 @@ test('the toolbar never wraps: with the details panel open and an item selected,
   const rows = () => toolbar.locator('> *').evaluateAll((els) => new Set(els.filter((e) => (e as HTMLElement).offsetWidth > 0).map((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2))).size);
   await expect(toolbar.getByRole('button', { name: 'Move to trash' }).or(toolbar.getByRole('button', { name: 'More actions' })).first()).toBeVisible();
   expect(await rows()).toBe(1);
+  // No button's label breaks over two lines either.
+  for (const name of ['Upload', 'New folder']) expect((await toolbar.getByRole('button', { name, exact: true }).boundingBox())!.height).toBeLessThan(44);
   await shot(page, 'files-toolbar-selected-light-desktop');
   for (const width of [1280, 1100, 900, 390]) {
     await page.setViewportSize({ width, height: 900 });
@@ -387,4 +389,44 @@ test('trash, move and favourite each offer Undo in their toast', async ({ page }
   await expect(favourites.getByRole('link', { name: 'Box' })).toBeVisible();
   await undo().first().click();
   await expect(favourites.getByRole('link', { name: 'Box' })).toHaveCount(0);
+});
+
+test('each kind of file has its own icon; the details panel names the kind, the location and the sharing state', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const email = await signUpAndOpen(page);
+  const folder = await apiFolder(page, 'Mixed');
+  const ctx = await e2eContext();
+  const { Readable } = await import('node:stream');
+  const { newBlobKey, createFileItem } = await import('../../src/server/files/service.ts');
+  const { findUserByEmail } = await import('../../src/server/users/queries.ts');
+  const user = (await findUserByEmail(ctx, email))!;
+  const files: [string, string][] = [
+    ['report.pdf', 'application/pdf'], ['notes.md', 'text/markdown'], ['data.csv', 'text/csv'],
+    ['budget.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], ['photos.zip', 'application/zip'],
+    ['song.mp3', 'audio/mpeg'], ['clip.mp4', 'video/mp4'], ['main.ts', 'text/plain'], ['todo.txt', 'text/plain'], ['shot.png', 'image/png'],
+  ];
+  for (const [name, mimetype] of files) {
+    const blobKey = newBlobKey(user.id);
+    const stat = await ctx.blobs.put(blobKey, Readable.from([Buffer.from(name)]));
+    await createFileItem(ctx, { ownerId: user.id, parentId: folder, name, mimetype, size: stat.size, blobKey });
+  }
+  await ctx.db.destroy();
+  await page.goto(`/platform/files/${folder}`);
+  await expect(page.getByRole('option')).toHaveCount(files.length);
+  const kinds = await page.locator('[data-kind]').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
+  expect(new Set(kinds)).toEqual(new Set(['pdf', 'markdown', 'csv', 'spreadsheet', 'archive', 'audio', 'video', 'code', 'text', 'image']));
+
+  await page.getByRole('button', { name: 'Details' }).click();
+  await item(page, 'shot.png').click();
+  const panel = page.getByTestId('info-panel');
+  await expect(panel).toContainText('PNG image');
+  await expect(panel).toContainText('Files / Mixed');
+  await expect(panel).toContainText('Not shared');
+  await item(page, 'report.pdf').click();
+  await expect(panel).toContainText('PDF document');
+  await shot(page, 'files-kinds-light-desktop');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.reload();
+  await expect(page.getByRole('option')).toHaveCount(files.length);
+  await shot(page, 'files-kinds-dark-desktop');
 });

@@ -51,7 +51,7 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
     <div ref={bar} className="flex min-w-0 basis-[340px] grow flex-nowrap items-center justify-end gap-1" role="toolbar" aria-label={t('files.toolbar')}>
       {source.kind !== 'trash' && <UploadButton parentId={source.kind === 'folder' ? source.id : null} />}
       {source.kind === 'folder' && (
-        <button type="button" className="btn-primary mr-1 px-3 py-2 text-sm" onClick={() => openCreateFolder(source.id)}>
+        <button type="button" className="btn-primary mr-1 shrink-0 px-3 py-2 text-sm whitespace-nowrap" onClick={() => openCreateFolder(source.id)}>
           <CreateFolderIcon className="size-4" aria-hidden />
           <span className="hidden sm:inline">{t('actions.create_folder')}</span>
         </button>
@@ -59,7 +59,7 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
       {source.kind === 'trash' && source.id === null && listing.items.length > 0 && (
         <button
           type="button"
-          className="btn-secondary mr-1 px-3 py-2 text-sm text-danger"
+          className="btn-secondary mr-1 shrink-0 px-3 py-2 text-sm whitespace-nowrap text-danger"
           onClick={() =>
             openDialog({
               kind: 'confirm',

@@ -32,7 +32,7 @@ export function UploadButton({ parentId }: { parentId: string | null }) {
       />
       <DropdownMenu.Root>
         <DropdownMenu.Trigger asChild>
-          <button type="button" className="btn-secondary mr-1 px-3 py-2 text-sm">
+          <button type="button" className="btn-secondary mr-1 shrink-0 px-3 py-2 text-sm whitespace-nowrap">
             <Upload className="size-4" aria-hidden />
             <span className="hidden sm:inline">{t('uploads.upload')}</span>
             <span className="sr-only sm:hidden">{t('uploads.upload')}</span>
