@@ -1,3 +1,5 @@
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, registerUser } from '../support/client.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
@@ -117,6 +119,31 @@ describe('pages', () => {
     expect(res.headers.get('cache-control')).toContain('immutable');
     const icon = await fetch(server.url + '/favicon.svg');
     expect(icon.headers.get('cache-control')).toContain('must-revalidate');
+  });
+
+  it('serves the JavaScript and CSS pre-compressed (brotli, else gzip) by Accept-Encoding', async () => {
+    const page = await html(new Client(server.url), '/sign-in');
+    const css = page.text.match(/href="(\/_astro\/[^"]+\.css)"/)?.[1] ?? page.text.match(/src="(\/_astro\/[^"]+\.js)"/)?.[1];
+    expect(css).toBeDefined();
+    const raw = async (encoding: string | null) => {
+      const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) =>
+        http.get(server.url + css, { headers: encoding ? { 'Accept-Encoding': encoding } : {} }, resolve).on('error', reject),
+      );
+      const chunks: Buffer[] = [];
+      for await (const chunk of res) chunks.push(chunk as Buffer);
+      return { headers: res.headers, body: Buffer.concat(chunks) };
+    };
+    const plain = await raw(null);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await raw('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(zlib.brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+    expect(br.body.length).toBeLessThan(plain.body.length);
+    const gz = await raw('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.body).equals(plain.body)).toBe(true);
   });
 });
 
