@@ -7,6 +7,13 @@ export function nameKey(name: string): string {
   return name.normalize('NFC').toLowerCase().normalize('NFC');
 }
 
+/**
+ * Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), the Arabic letter
+ * mark (U+061C), zero-width spaces, joiners and direction marks (U+200B–U+200F) and the byte-order
+ * mark (U+FEFF): invisible, and able to make `invoice\u202Etxt.exe` read as `invoiceexe.txt`.
+ */
+const INVISIBLE_FORMATTING = /[\u202a-\u202e\u2066-\u2069\u061c\u200b-\u200f\ufeff]/;
+
 /** Trims and NFC-normalises a name; returns it, or the reason it is refused. */
 export function checkName(raw: string): { ok: true; name: string } | { ok: false; message: string } {
   const name = raw.trim().normalize('NFC');
@@ -14,7 +21,10 @@ export function checkName(raw: string): { ok: true; name: string } | { ok: false
   if (name === '.' || name === '..') return { ok: false, message: 'The name must not be "." or "..".' };
   if (/[/\\]/.test(name)) return { ok: false, message: 'The name must not contain "/" or "\\".' };
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(name)) return { ok: false, message: 'The name must not contain control characters.' };
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return { ok: false, message: 'The name must not contain control characters.' };
+  if (INVISIBLE_FORMATTING.test(name)) {
+    return { ok: false, message: 'The name must not contain invisible direction-changing or zero-width characters.' };
+  }
   if (Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES) return { ok: false, message: `The name must not be longer than ${MAX_NAME_BYTES} bytes.` };
   return { ok: true, name };
 }
