@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { User } from '../auth/sessions.ts';
 import { hashSecret } from '../auth/tokens.ts';
 import type { AppContext } from '../context.ts';
+import { giveBack, takeHourly as take } from '../http/budget.ts';
 import { AppError, validationError } from '../http/errors.ts';
 import { getSettings } from '../settings/service.ts';
 import type { MailMessage } from './mailer.ts';
@@ -21,33 +21,6 @@ import type { MailMessage } from './mailer.ts';
  * Subjects are fixed product text; the only thing of a user's in one is a display name, cut to one
  * clean line (`displayName`). Everything else a user wrote goes in the body, escaped in the HTML part.
  */
-
-const HOUR_MS = 3600_000;
-
-/** Adds `n` to a counter in its window; over `max`, takes them back and answers how long to wait. */
-async function take(ctx: AppContext, key: string, n: number, max: number): Promise<{ ok: true } | { ok: false; retryAfter: number }> {
-  const now = ctx.clock.now();
-  const nowIso = now.toISOString();
-  const resetAt = new Date(now.getTime() + HOUR_MS).toISOString();
-  const row = await ctx.db
-    .insertInto('rate_limits')
-    .values({ key, count: n, reset_at: resetAt })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet({
-        count: sql<number>`case when rate_limits.reset_at <= ${nowIso} then ${n} else rate_limits.count + ${n} end`,
-        reset_at: sql<string>`case when rate_limits.reset_at <= ${nowIso} then ${resetAt} else rate_limits.reset_at end`,
-      }),
-    )
-    .returning(['count', 'reset_at'])
-    .executeTakeFirstOrThrow();
-  if (Number(row.count) <= max) return { ok: true };
-  await giveBack(ctx, key, n);
-  return { ok: false, retryAfter: Math.max(1, Math.ceil((Date.parse(row.reset_at) - now.getTime()) / 1000)) };
-}
-
-async function giveBack(ctx: AppContext, key: string, n: number): Promise<void> {
-  await ctx.db.updateTable('rate_limits').set({ count: sql<number>`count - ${n}` }).where('key', '=', key).execute();
-}
 
 const tooMany = (retryAfter: number, message: string) =>
   new AppError(429, `${message} Try again in ${Math.ceil(retryAfter / 60)} minutes.`, { code: 'mail_limit_exceeded', headers: { 'Retry-After': String(retryAfter) } });

@@ -22,6 +22,8 @@ export const SETTING_DEFAULTS = {
    * link-local address (the SSRF guard refuses those otherwise). Empty in production; tests use it.
    */
   remote_upload_allowlist: [] as string[],
+  /** URLs import-from-URL fetches for one user an hour (each is a request the server makes for them); over it, 429. */
+  remote_upload_per_user_per_hour: 100,
   allowed_recaptcha: false,
   recaptcha_client_id: '',
   broadcasting: { driver: 'none' as string },
