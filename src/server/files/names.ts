@@ -14,6 +14,13 @@ export function nameKey(name: string): string {
  */
 const INVISIBLE_FORMATTING = /[\u202a-\u202e\u2066-\u2069\u061c\u200b-\u200f\ufeff]/;
 
+/**
+ * For a person's name (profile, sign-up): control characters (a CR/LF would end a mail header) and
+ * bidirectional overrides are refused; zero-width joiners are not, since some scripts write names with them.
+ */
+// eslint-disable-next-line no-control-regex
+export const UNSAFE_PERSON_NAME = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
 /** Trims and NFC-normalises a name; returns it, or the reason it is refused. */
 export function checkName(raw: string): { ok: true; name: string } | { ok: false; message: string } {
   const name = raw.trim().normalize('NFC');
