@@ -1,7 +1,7 @@
 import type { APIContext, APIRoute } from 'astro';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
-import { AppError, isAppError, unauthenticated, unsupportedMediaType } from './errors.ts';
+import { AppError, isAppError, unauthenticated, unsupportedMediaType, validationError } from './errors.ts';
 import { setFlash, wantsJson } from './forms.ts';
 import { clientIp } from './ip.ts';
 
@@ -94,7 +94,10 @@ function toResponse(result: Result): Response {
 const POLLUTING_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const pollutingKey = (key: string) => new AppError(400, `The body may not contain the key "${key}".`);
 /** No field takes a NUL; PostgreSQL cannot even store one in text (it would be a 500 there). */
-const nulCharacter = () => new AppError(400, 'The body may not contain NUL characters.');
+const nulCharacter = (key: string) => {
+  const field = /^\d*$/.test(key) ? '_' : key;
+  return validationError({ [field]: [`The ${field === '_' ? 'request' : field} may not contain NUL characters.`] });
+};
 
 async function readBody(request: Request): Promise<Body> {
   if (request.method === 'GET' || request.method === 'HEAD') return {};
@@ -111,7 +114,7 @@ async function readBody(request: Request): Promise<Body> {
       if (!text.trim()) return {};
       const parsed: unknown = JSON.parse(text, (key, value: unknown) => {
         if (POLLUTING_KEYS.has(key)) throw pollutingKey(key);
-        if (typeof value === 'string' && value.includes('\u0000')) throw nulCharacter();
+        if (typeof value === 'string' && value.includes('\u0000')) throw nulCharacter(key);
         return value;
       });
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new AppError(400, 'The JSON body must be an object.');
@@ -122,7 +125,7 @@ async function readBody(request: Request): Promise<Body> {
       const body: Body = {};
       for (const [key, value] of form.entries()) {
         if (POLLUTING_KEYS.has(key)) throw pollutingKey(key);
-        if (typeof value === 'string' && value.includes('\u0000')) throw nulCharacter();
+        if (typeof value === 'string' && value.includes('\u0000')) throw nulCharacter(key);
         body[key] = value;
       }
       return body;

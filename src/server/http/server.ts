@@ -43,9 +43,13 @@ export async function createHttpServer(ctx: AppContext): Promise<http.Server> {
     // TRACE would echo the request (cookies included) back; it and other methods no route serves are
     // refused here, before Astro, whose Request constructor throws on them (a 500 before).
     if (!isServedMethod(req.method)) return refuse(405, `The ${req.method} method is not supported.`, { Allow: SERVED_METHODS.join(', ') });
-    // A NUL in a path or query (raw or %00) is no id, name or token of ours, and PostgreSQL refuses it with an error.
-    if (/\0|%00/i.test(req.url ?? '')) return refuse(400, 'The address may not contain NUL characters.');
     const data = findDataRoute(pathname, req.method ?? 'GET');
+    // A NUL in a path or query (raw or %00) names nothing of ours, and PostgreSQL refuses it with an error (a 500).
+    if (/\0|%00/i.test(req.url ?? '')) {
+      if (data || pathname.startsWith('/api/')) return refuse(404, 'Not found.');
+      req.url = '/404';
+      return void astro(req, res, undefined, { ctx }).catch(fail);
+    }
     if (data) {
       const handle = async () => {
         const refusal = data.open ? null : await dataPlaneRefusal(ctx, req);
