@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, registerUser } from '../support/client.ts';
 import { mkdir } from '../support/files.ts';
 import { seedFile, useSeededServer } from '../support/seed.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
 import { share } from '../support/shares.ts';
 import { createToken } from '../support/uploads.ts';
 
@@ -17,7 +18,7 @@ import { createToken } from '../support/uploads.ts';
 
 const env = useSeededServer();
 
-type Kind = 'name' | 'personName' | 'optionalName' | 'emoji' | 'optionalEmail' | 'id' | 'folderRef' | 'items' | 'ids' | 'bool' | 'hours' | 'email' | 'emails' | 'password' | 'text' | 'tokens' | 'urls' | 'enum';
+type Kind = 'gb' | 'name' | 'personName' | 'optionalName' | 'emoji' | 'optionalEmail' | 'id' | 'folderRef' | 'items' | 'ids' | 'bool' | 'hours' | 'email' | 'emails' | 'password' | 'text' | 'tokens' | 'urls' | 'enum';
 
 const HUGE = 'x'.repeat(100_000);
 const MANY_ITEMS = Array.from({ length: 100_000 }, () => ({ id: randomUUID(), type: 'file' }));
@@ -38,6 +39,7 @@ const HOSTILE: Record<Kind, unknown[]> = {
   items: [123, 'file', [], [null], ['x'], [{ id: 'not-a-uuid', type: 'file' }], [{ id: randomUUID(), type: 'weird' }], [{ id: 1, type: 'file' }], [{ id: 'a\u0000b', type: 'file' }], MANY_ITEMS],
   ids: [123, 'x', [], [null], [123], ['not-a-uuid'], ['a\u0000b'], MANY_IDS],
   bool: ['yes', 2, -1, []],
+  gb: [-1, 'NaN', '1e309', '12abc', 1e308, HUGE, []],
   hours: [-1, 0, 'NaN', '1e309', 1.5, '12abc', 1e308, HUGE, []],
   email: [123, [], '', 'nope', 'a@b.test\r\nBcc: c@d.test', `${HUGE}@example.test`, 'a\u0000@b.test'],
   emails: ['a@b.test', 123, ['nope'], [123], ['a@b.test\r\nBcc: c@d.test'], Array.from({ length: 100_000 }, (_, i) => `r${i}@example.test`)],
@@ -242,5 +244,52 @@ describe('hostile input against every endpoint that takes a body', () => {
     expect(fresh.user.attributes?.role ?? fresh.user.role).not.toBe('admin');
     expect((await fresh.client.get('/api/admin/dashboard')).status).toBe(403);
     expect((await owner.client.get('/api/admin/dashboard')).status).toBe(403);
+  });
+});
+
+describe('hostile input against the setup wizard of a fresh instance', () => {
+  let fresh: RunningServer;
+  let token = '';
+  beforeAll(async () => {
+    fresh = await startServer({ installed: false });
+    for (const line of fresh.logs) token = /"setup_token":"([^"]+)"/.exec(line)?.[1] ?? token;
+  });
+  afterAll(async () => {
+    await fresh?.stop();
+  });
+
+  const STEPS: { step: string; base: Record<string, unknown>; fields: Record<string, Kind> }[] = [
+    { step: 'purchase-code', base: { accept_license: true, purchase_code: '' }, fields: { accept_license: 'bool', purchase_code: 'text' } },
+    { step: 'database', base: { driver: 'sqlite' }, fields: { driver: 'enum', url: 'text' } },
+    { step: 'environment', base: { storage_driver: 'local', mail_driver: 'log', mail_from_address: 'drive@example.test', mail_from_name: 'Drive' }, fields: { storage_driver: 'enum', mail_driver: 'enum', mail_from_address: 'email', mail_from_name: 'text', mail_port: 'hours' } },
+    { step: 'test-mail', base: { test_email: 'x@example.test' }, fields: { test_email: 'email' } },
+    { step: 'app-setup', base: { app_name: 'Acme', contact_email: 'c@example.test', default_storage_gb: 2, subscription_type: 'none' }, fields: { app_name: 'text', contact_email: 'email', registration_open: 'bool', default_storage_gb: 'gb', subscription_type: 'enum', logo_horizontal: 'text' } },
+    // Never valid (the passwords differ), so nothing here can install the instance.
+    { step: 'admin-setup', base: { name: 'Ada', email: 'ada@example.test', password: 'correct horse battery', password_confirmation: 'another horse' }, fields: { name: 'personName', email: 'email', password: 'password' } },
+    { step: 'token', base: { token: 'wrong' }, fields: { token: 'password' } },
+  ];
+
+  it('answers every step with a 4xx and a message, and leaves the instance uninstalled and the wizard where it was', async () => {
+    expect(token).toMatch(/\S{16,}/);
+    const wizard = new Client(fresh.url);
+    const headers = { 'X-Setup-Token': token };
+    const progress = async () => JSON.stringify((await wizard.get('/api/setup/state', { headers })).body);
+    const before = await progress();
+    for (const { step, base, fields } of STEPS) {
+      for (const [field, kind] of Object.entries(fields)) {
+        for (const value of [...HOSTILE[kind], ...COMMON]) {
+          const res = await wizard.request(`/api/setup/${step}`, { method: 'POST', json: { ...base, [field]: value }, headers });
+          expectRefused(`${step} ${field} = ${describeValue(value)}`, res);
+        }
+      }
+      for (const [label, body, type] of RAW_BODIES) {
+        const res = await wizard.request(`/api/setup/${step}`, { method: 'POST', body, headers: { ...headers, ...(type ? { 'Content-Type': type } : {}) } });
+        expectRefused(`${step} ${label}`, res);
+      }
+    }
+    expect(await progress()).toBe(before);
+    const home = await new Client(fresh.url).request('/', { method: 'GET', headers: { Accept: 'text/html' }, xrw: false });
+    expect(home.status).toBe(302);
+    expect(home.headers.get('location')).toBe('/setup-wizard/status-check');
   });
 });
