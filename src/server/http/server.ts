@@ -81,7 +81,9 @@ export async function createHttpServer(ctx: AppContext): Promise<http.Server> {
   // A request Node cannot parse (an unknown method such as TRACK, bad headers) gets a JSON answer
   // instead of Node's bare 400, and the connection is closed.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    // A response already under way on this connection cannot be followed by another one.
+    const underWay = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage?.headersSent === true;
+    if (error.code === 'ECONNRESET' || !socket.writable || underWay) return void socket.destroy();
     const [status, reason, message] =
       error.code === 'HPE_INVALID_METHOD' ? [501, 'Not Implemented', 'This request method is not supported.']
       : error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', 'The request headers are too large.']
