@@ -239,6 +239,54 @@ describe('hostile input against every endpoint that takes a body', () => {
     expect(await state()).toBe(before);
   });
 
+  it('hostile query strings and path ids on the read endpoints: a 4xx with a message', async () => {
+    const many = MANY_IDS.slice(0, 2000).map((id) => `${id}|file`).join(',');
+    for (const path of [
+      '/api/browse/folders/all?limit=NaN',
+      '/api/browse/folders/all?limit=-1',
+      '/api/browse/folders/all?limit=1e309',
+      '/api/browse/folders/all?sort=__proto__',
+      '/api/browse/folders/all?direction=sideways',
+      '/api/browse/folders/all?cursor=%E2%80%AE%FF',
+      '/api/browse/folders/not-a-uuid',
+      `/api/browse/folders/${randomUUID()}`,
+      `/api/search?query=${'x'.repeat(300)}`,
+      '/api/search',
+      '/api/zip?items=garbage',
+      '/api/zip?items=not-a-uuid|file',
+      `/api/zip?items=${many}`,
+      '/api/zip',
+      '/file/not-a-uuid',
+      `/file/${randomUUID()}`,
+      `/thumbnail/${randomUUID()}/huge`,
+      '/api/browse/share/%E2%80%AE',
+      '/api/upload/remote/not-a-uuid',
+    ]) {
+      expectRefused(path.slice(0, 80), await owner.client.get(path));
+    }
+  });
+
+  it('tus creation refuses hostile lengths and metadata with a 4xx', async () => {
+    const before = await state();
+    const b64 = (t: string) => Buffer.from(t).toString('base64');
+    const cases: [string, Record<string, string>][] = [
+      ['a negative length', { 'Upload-Length': '-1' }],
+      ['a length that is no number', { 'Upload-Length': 'NaN' }],
+      ['an astronomical length', { 'Upload-Length': '1'.repeat(400) }],
+      ['no length', {}],
+      ['broken metadata', { 'Upload-Length': '5', 'Upload-Metadata': 'filename %%%, ,,' }],
+      ['a bidi name', { 'Upload-Length': '5', 'Upload-Metadata': `filename ${b64('invoice\u202Etxt.exe')}` }],
+      ['a NUL name', { 'Upload-Length': '5', 'Upload-Metadata': `filename ${b64('a\u0000b')}` }],
+      ['a hostile parent', { 'Upload-Length': '5', 'Upload-Metadata': `filename ${b64('a.txt')},parent_id ${b64("' or 1=1 --")}` }],
+    ];
+    for (const [label, headers] of cases) {
+      const res = await owner.client.request('/api/upload/tus', { method: 'POST', headers: { 'Tus-Resumable': '1.0.0', ...headers } });
+      expect(res.status, `${label}: ${res.text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+      expect(res.status, `${label}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
+    }
+    expect(await state()).toBe(before);
+  });
+
   it('prototype-pollution keys leave the server unpolluted: a new account is no admin, the owner is none', async () => {
     const fresh = await registerUser(env.server.url);
     expect(fresh.user.attributes?.role ?? fresh.user.role).not.toBe('admin');
