@@ -28,6 +28,8 @@ export const SETTING_DEFAULTS = {
    * link-local address (the SSRF guard refuses those otherwise). Empty in production; tests use it.
    */
   remote_upload_allowlist: [] as string[],
+  /** URLs import-from-URL fetches for one user an hour (each is a request the server makes for them); over it, 429. */
+  remote_upload_per_user_per_hour: 100,
   allowed_recaptcha: false,
   recaptcha_client_id: '',
   broadcasting: { driver: 'none' as string },
@@ -54,6 +56,13 @@ export const SETTING_DEFAULTS = {
   recaptcha_secret: '',
   recaptcha_verify_url: 'https://www.google.com/recaptcha/api/siteverify',
   recaptcha_min_score: 0.5,
+  /** Outgoing mail limits (src/server/mail/outgoing.ts): addresses per share or request call, mails a user may send an hour, all users together. */
+  mail_max_recipients: 5,
+  mail_per_user_per_hour: 50,
+  mail_per_instance_per_hour: 1000,
+  /** The product's own mails (reset, verification, contact form), counted apart from users' mail. */
+  mail_system_per_recipient_per_hour: 10,
+  mail_system_per_instance_per_hour: 1000,
   /** Mail driver chosen in the setup wizard; null uses the MAIL_* environment. */
   mail: null as MailSettings | null,
   storage_driver: 'local' as 'local',

@@ -8,6 +8,7 @@ import { findItem, type ItemRow, type ItemWithCount } from '../files/queries.ts'
 import { createFolder } from '../files/service.ts';
 import { AppError, notFound } from '../http/errors.ts';
 import { addGroupedNotification } from '../notifications/service.ts';
+import { displayName, escapeHtml, htmlParagraphs, takeUserMail } from '../mail/outgoing.ts';
 import { findUserById } from '../users/queries.ts';
 import { requireVerifiedEmail } from '../users/restrictions.ts';
 import * as q from './queries.ts';
@@ -37,9 +38,10 @@ export async function createUploadRequest(
   input: { folder_id: string | null; name: string | null; notes: string | null; email: string | null; expiration: number },
 ): Promise<{ request: UploadRequestRow; folder: ItemRow }> {
   await requireVerifiedEmail(ctx, user);
-  const folder = input.folder_id
-    ? await requireOwnedItem(ctx, user, input.folder_id, { folder: true, field: 'folder_id' })
-    : await createFolder(ctx, user, { name: input.name ?? `Upload request ${ctx.clock.now().toISOString().slice(0, 10)}`, parent_id: null });
+  const existing = input.folder_id ? await requireOwnedItem(ctx, user, input.folder_id, { folder: true, field: 'folder_id' }) : null;
+  // The mail budget is taken before anything is made: over it, the call changes nothing.
+  const mail = input.email ? await takeUserMail(ctx, user, [input.email], 'email') : null;
+  const folder = existing ?? (await createFolder(ctx, user, { name: input.name ?? `Upload request ${ctx.clock.now().toISOString().slice(0, 10)}`, parent_id: null }));
   const now = ctx.clock.now();
   const request: UploadRequestRow = {
     id: randomUUID(),
@@ -55,11 +57,14 @@ export async function createUploadRequest(
     updated_at: now.toISOString(),
   };
   await q.insertRequest(ctx.db, request);
-  if (input.email) {
-    await ctx.mailer.send({
-      to: input.email,
-      subject: `${user.name} asks you to upload files`,
-      text: `${user.name} asks you to upload files${input.name ? ` for "${input.name}"` : ''}.\n${input.notes ? `\n${input.notes}\n` : ''}\nUpload them here: ${requestLink(ctx, request)}\n`,
+  if (mail) {
+    const sender = displayName(user.name);
+    const link = requestLink(ctx, request);
+    const asks = `${sender} asks you to upload files${input.name ? ` for "${input.name}"` : ''}.`;
+    await mail.send({
+      subject: `${sender} asks you to upload files`,
+      text: `${asks}\n${input.notes ? `\n${input.notes}\n` : ''}\nUpload them here: ${link}\n`,
+      html: `${htmlParagraphs(asks, ...(input.notes ? [input.notes] : []))}\n<p><a href="${escapeHtml(link)}">Upload them here</a></p>`,
     });
   }
   return { request, folder };
