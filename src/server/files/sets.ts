@@ -8,7 +8,7 @@ import type { Db, ItemRow } from './queries.ts';
  */
 
 /** Ids per IN list: well under SQLite's and PostgreSQL's parameter limits, even times three. */
-export const CHUNK = 1000;
+export const CHUNK = 500;
 
 export function chunks<T>(list: T[], size = CHUNK): T[][] {
   const out: T[][] = [];
@@ -16,11 +16,20 @@ export function chunks<T>(list: T[], size = CHUNK): T[][] {
   return out;
 }
 
+/** Rows per write statement in a long walk: a few milliseconds each on SQLite. */
+export const BATCH = 500;
+
+/** Lets other requests run between the statements of a long walk (better-sqlite3 is synchronous). */
+export const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 const idList = (ids: string[]) => sql.join(ids.map((id) => sql`${id}`));
 
 export async function findItems(db: Db, ids: string[]): Promise<ItemRow[]> {
   const rows: ItemRow[] = [];
-  for (const part of chunks([...new Set(ids)])) rows.push(...(await db.selectFrom('items').selectAll().where('id', 'in', part).execute()));
+  for (const part of chunks([...new Set(ids)])) {
+    rows.push(...(await db.selectFrom('items').selectAll().where('id', 'in', part).execute()));
+    await yieldToOthers();
+  }
   return rows;
 }
 
@@ -39,6 +48,7 @@ export async function ancestriesUpTo(db: Db, ids: string[], stopId: string): Pro
       )
       select start, id from up order by start, depth`.execute(db);
     for (const row of rows) out.set(row.start, [...(out.get(row.start) ?? []), row.id]);
+    await yieldToOthers();
   }
   return out;
 }
@@ -70,6 +80,7 @@ export async function takenNamePairs(db: Db, ownerId: string, pairs: { folder: s
         const pair = `${folderKey(row.parent_id)}/${row.name_key}`;
         if (wanted.has(pair)) taken.add(pair);
       }
+      await yieldToOthers();
     }
   }
   return taken;
@@ -93,14 +104,9 @@ export async function place(db: Db, placements: Placement[], at: string, restore
     const trash: RawBuilder<unknown> = restore ? sql`, deleted_at = null, deleted_with = null` : sql``;
     await sql`update items set parent_id = v.column2, name = v.column3, name_key = v.column4, updated_at = ${at}${trash}
       from (values ${values}) as v where items.id = v.column1`.execute(db);
+    await yieldToOthers();
   }
 }
-
-/** Rows per write statement in a long walk: a few milliseconds each on SQLite. */
-export const BATCH = 500;
-
-/** Lets other requests run between the statements of a long walk (better-sqlite3 is synchronous). */
-export const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Walks down from `roots` one level at a time. `step` handles at most BATCH children of the
@@ -131,6 +137,7 @@ export async function walkDown<T>(roots: T[], step: (parents: T[]) => Promise<T[
 export async function trashTrees(db: Db, rootIds: string[], at: string): Promise<void> {
   for (const part of chunks(rootIds)) {
     await db.updateTable('items').set((eb) => ({ deleted_at: at, deleted_with: eb.ref('id'), updated_at: at })).where('id', 'in', part).where('deleted_at', 'is', null).execute();
+    await yieldToOthers();
   }
   await walkDown(rootIds, async (parents) => {
     const rows = await db.selectFrom('items').select('id').where('parent_id', 'in', parents).where('deleted_at', 'is', null).limit(BATCH).execute();
