@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { KyselyPlugin } from 'kysely';
 import { nameKey, nextFreeName } from '../../src/server/files/names.ts';
+import { moveItems, removeItems, restoreItems } from '../../src/server/files/service.ts';
 import { purgeExpiredTrash } from '../../src/server/files/purge.ts';
 import { putSetting } from '../../src/server/settings/service.ts';
 import { registerUser, type Client } from '../support/client.ts';
 import { browse, mkdir, trashTop } from '../support/files.ts';
-import { seedFile, seedFolder, useSeededServer } from '../support/seed.ts';
+import { seedFile, seedFolder, useSeededServer, userById } from '../support/seed.ts';
 
 const env = useSeededServer();
 
@@ -110,6 +112,38 @@ describe('bulk operations on thousands of items', () => {
     expect(res.status, res.text).toBe(204);
     expect(await rowsOf(user.id)).toBe(0);
     expect(blobs.some(blobOnDisk)).toBe(false);
+  });
+});
+
+describe('statements per bulk change', () => {
+  it('does not grow with the number of items', { timeout: 120_000 }, async () => {
+    const { user: u } = await registerUser(env.server.url);
+    const user = await userById(env.seed, u.id);
+    // The product code in this process, on the test server's database, counting what it sends.
+    let statements = 0;
+    const counter: KyselyPlugin = { transformQuery: (args) => (statements++, args.node), transformResult: async (args) => args.result };
+    const ctx = { ...env.seed, db: env.seed.db.withPlugin(counter) };
+    const counts = async (size: number) => {
+      const from = await seedFolder(env.seed, u.id, `From ${size}`);
+      const to = await seedFolder(env.seed, u.id, `To ${size}`);
+      const refs: Ref[] = [];
+      for (let i = 0; i < size; i += 1) refs.push({ id: (await seedFile(env.seed, u.id, { name: `same ${i % 3}.txt`, parentId: i % 2 ? from : null, content: 'x' })).id, type: 'file' });
+      const count = async (work: () => Promise<unknown>) => {
+        statements = 0;
+        await work();
+        return statements;
+      };
+      return [
+        await count(() => moveItems(ctx, user, to, refs)),
+        await count(() => removeItems(ctx, user, refs.map((r) => ({ ...r, force_delete: false })))),
+        await count(() => restoreItems(ctx, user, false, refs)),
+      ];
+    };
+    const few = await counts(10);
+    const many = await counts(400);
+    expect(few.every((n) => n > 3)).toBe(true);
+    // The same statements, give or take a chunk of a long list.
+    many.forEach((n, i) => expect(n, ['move', 'trash', 'restore'][i]).toBeLessThanOrEqual(few[i]! + 4));
   });
 });
 
