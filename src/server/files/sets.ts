@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db, ItemRow } from './queries.ts';
 
 /**
@@ -16,8 +16,10 @@ export function chunks<T>(list: T[], size = CHUNK): T[][] {
   return out;
 }
 
-/** Rows per write statement in a long walk: a few milliseconds each on SQLite. */
-export const BATCH = 500;
+/** Rows per write statement: a few milliseconds each on SQLite (index and search-index upkeep per row). */
+export const WRITE_BATCH = 200;
+/** Rows per DELETE: dearer per row than an update (the search index and the foreign keys are checked for each). */
+const DELETE_BATCH = 100;
 
 /** Lets other requests run between the statements of a long walk (better-sqlite3 is synchronous). */
 export const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -99,7 +101,7 @@ export interface Placement {
  * (the VALUES columns are column1, column2, ...).
  */
 export async function place(db: Db, placements: Placement[], at: string, restore: boolean): Promise<void> {
-  for (const part of chunks(placements, 250)) {
+  for (const part of chunks(placements, WRITE_BATCH)) {
     const values = sql.join(part.map((p) => sql`(${p.id}, ${p.parentId}, ${p.name}, ${p.nameKey})`));
     const trash: RawBuilder<unknown> = restore ? sql`, deleted_at = null, deleted_with = null` : sql``;
     await sql`update items set parent_id = v.column2, name = v.column3, name_key = v.column4, updated_at = ${at}${trash}
@@ -109,56 +111,97 @@ export async function place(db: Db, placements: Placement[], at: string, restore
 }
 
 /**
- * Walks down from `roots` one level at a time. `step` handles at most BATCH children of the
- * parents it is given that still need handling, and answers them; since what it handled no longer
- * matches, it runs again until it answers less than a full batch. Every statement is bounded and
- * the event loop is free between them, whatever the size of the subtree.
+ * What lies below the roots, one level per entry, read up to CHUNK parents at a time (`children`
+ * answers the children that count of the parents it is given); each id once, at the first level
+ * it is reached. A root below another root is left out, unless `rootsBelow` keeps it.
  */
-export async function walkDown<T>(roots: T[], step: (parents: T[]) => Promise<T[]>): Promise<void> {
+export async function levelsBelow<T extends { id: string }>(roots: T[], children: (parents: T[]) => Promise<T[]>, rootsBelow = false): Promise<T[][]> {
+  const seen = new Set(rootsBelow ? [] : roots.map((r) => r.id));
+  const levels: T[][] = [];
   let frontier = roots;
   while (frontier.length) {
-    const below: T[] = [];
-    for (const part of chunks(frontier, BATCH)) {
-      for (;;) {
-        const handled = await step(part);
-        below.push(...handled);
-        await yieldToOthers();
-        if (handled.length < BATCH) break;
+    const level: T[] = [];
+    for (const part of chunks(frontier)) {
+      for (const child of await children(part)) {
+        if (seen.has(child.id)) continue;
+        seen.add(child.id);
+        level.push(child);
       }
+      await yieldToOthers();
     }
-    frontier = below;
+    if (level.length) levels.push(level);
+    frontier = level;
   }
+  return levels;
+}
+
+/** Rows per read of a long listing. */
+const PAGE = 2000;
+
+/**
+ * The live children of these folders. One read when they are few; a folder with many is read a
+ * page at a time in the order of the index of live rows (owner, parent, type, created_at, id), so
+ * no read holds the event loop long whatever the folder's size.
+ */
+async function liveChildren(db: Db, ownerId: string, parentIds: string[]): Promise<{ id: string }[]> {
+  const live = () => db.selectFrom('items').select(['id', 'type', 'created_at']).where('owner_id', '=', ownerId).where('deleted_at', 'is', null);
+  const few = await live().where('parent_id', 'in', parentIds).limit(PAGE).execute();
+  if (few.length < PAGE) return few;
+  const out: { id: string }[] = [];
+  for (const parentId of parentIds) {
+    for (let after: { id: string; type: string; created_at: string } | undefined; ; ) {
+      let query = live().where('parent_id', '=', parentId);
+      if (after) query = query.where(sql<SqlBool>`(type, created_at, id) > (${after.type}, ${after.created_at}, ${after.id})`);
+      const rows = await query.orderBy('type').orderBy('created_at').orderBy('id').limit(PAGE).execute();
+      out.push(...rows);
+      await yieldToOthers();
+      if (rows.length < PAGE) break;
+      after = rows[rows.length - 1];
+    }
+  }
+  return out;
 }
 
 /**
- * Trashes the roots (each its own group) and everything live below them, the group of the nearest
- * root: a root's row names itself, each item below takes its parent's group, top down.
+ * Trashes the roots (each its own group) and everything live below them, in the group of the
+ * nearest root: the live subtree is read first (through the index of live rows), then written a
+ * level at a time, each item taking its parent's group.
  */
-export async function trashTrees(db: Db, rootIds: string[], at: string): Promise<void> {
-  for (const part of chunks(rootIds)) {
+export async function trashTrees(db: Db, ownerId: string, rootIds: string[], at: string): Promise<void> {
+  const levels = await levelsBelow(
+    rootIds.map((id) => ({ id })),
+    (parents) => liveChildren(db, ownerId, parents.map((p) => p.id)),
+  );
+  for (const part of chunks(rootIds, WRITE_BATCH)) {
     await db.updateTable('items').set((eb) => ({ deleted_at: at, deleted_with: eb.ref('id'), updated_at: at })).where('id', 'in', part).where('deleted_at', 'is', null).execute();
     await yieldToOthers();
   }
-  await walkDown(rootIds, async (parents) => {
-    const rows = await db.selectFrom('items').select('id').where('parent_id', 'in', parents).where('deleted_at', 'is', null).limit(BATCH).execute();
-    const ids = rows.map((r) => r.id);
-    if (ids.length) {
+  for (const level of levels) {
+    for (const part of chunks(level.map((r) => r.id), WRITE_BATCH)) {
       await sql`update items set deleted_at = ${at}, updated_at = ${at},
-        deleted_with = (select p.deleted_with from items p where p.id = items.parent_id) where id in (${idList(ids)})`.execute(db);
+        deleted_with = (select p.deleted_with from items p where p.id = items.parent_id) where id in (${idList(part)}) and deleted_at is null`.execute(db);
+      await yieldToOthers();
     }
-    return ids;
-  });
+  }
 }
 
-/** Restores, below each root, what was trashed in the root's group (`group`), top down. */
-export async function restoreGroupsBelow(db: Db, roots: { id: string; group: string }[], at: string): Promise<void> {
-  await walkDown(roots, async (parents) => {
+/** The ids below the roots trashed in each root's group: what restoring the roots brings back. */
+export async function groupMembers(db: Db, roots: { id: string; group: string }[]): Promise<Set<string>> {
+  const levels = await levelsBelow(roots, async (parents) => {
     const values = sql.join(parents.map((p) => sql`(${p.id}, ${p.group})`));
     const { rows } = await sql<{ id: string; grp: string }>`select c.id as id, v.column2 as grp from items c join (values ${values}) as v on c.parent_id = v.column1
-      where c.deleted_with = v.column2 limit ${BATCH}`.execute(db);
-    if (rows.length) await db.updateTable('items').set({ deleted_at: null, deleted_with: null, updated_at: at }).where('id', 'in', rows.map((r) => r.id)).execute();
+      where c.deleted_with = v.column2`.execute(db);
     return rows.map((r) => ({ id: r.id, group: r.grp }));
-  });
+  }, true);
+  return new Set(levels.flat().map((r) => r.id));
+}
+
+/** Takes rows out of the trash where they are. */
+export async function untrash(db: Db, ids: string[], at: string): Promise<void> {
+  for (const part of chunks(ids, WRITE_BATCH)) {
+    await db.updateTable('items').set({ deleted_at: null, deleted_with: null, updated_at: at }).where('id', 'in', part).execute();
+    await yieldToOthers();
+  }
 }
 
 /** A file's blobs: its bytes and its thumbnails, if made. */
@@ -168,7 +211,7 @@ export function blobKeysOf(rows: { blob_key: string | null; thumbnail_key: strin
 
 /** Deletes rows (children before their parents are the caller's to order) with their favourites. */
 export async function deleteRows(db: Db, ids: string[]): Promise<void> {
-  for (const part of chunks(ids, BATCH)) {
+  for (const part of chunks(ids, DELETE_BATCH)) {
     await db.deleteFrom('favourites').where('item_id', 'in', part).execute();
     await db.deleteFrom('items').where('id', 'in', part).execute();
     await yieldToOthers();
@@ -187,24 +230,10 @@ export interface DoomedRow {
  */
 export async function subtreeLevels(db: Db, rootIds: string[]): Promise<DoomedRow[][]> {
   const roots = (await findItems(db, rootIds)).map(({ id, blob_key, thumbnail_key }) => ({ id, blob_key, thumbnail_key }));
-  const levels = [roots];
-  let frontier = roots.map((r) => r.id);
-  while (frontier.length) {
-    const level: DoomedRow[] = [];
-    for (const part of chunks(frontier, BATCH)) {
-      // Reading changes nothing, so the batches page by id.
-      for (let after = ''; ; ) {
-        const rows = await db.selectFrom('items').select(['id', 'blob_key', 'thumbnail_key']).where('parent_id', 'in', part).where('id', '>', after).orderBy('id').limit(BATCH).execute();
-        level.push(...rows);
-        await yieldToOthers();
-        if (rows.length < BATCH) break;
-        after = rows[rows.length - 1]!.id;
-      }
-    }
-    if (level.length) levels.push(level);
-    frontier = level.map((r) => r.id);
-  }
-  return levels;
+  const below = await levelsBelow(roots, (parents) =>
+    db.selectFrom('items').select(['id', 'blob_key', 'thumbnail_key']).where('parent_id', 'in', parents.map((p) => p.id)).execute(),
+  );
+  return [roots, ...below];
 }
 
 /**
@@ -217,7 +246,7 @@ export async function trashStrays(db: Db, parents: RawBuilder<unknown>): Promise
   for (let total = 0; ; ) {
     const { rows } = await sql<{ id: string; deleted_at: string; deleted_with: string | null }>`
       select c.id as id, p.deleted_at as deleted_at, p.deleted_with as deleted_with from items p join items c on c.parent_id = p.id
-      where p.deleted_at is not null and ${parents} and c.deleted_at is null limit ${BATCH}`.execute(db);
+      where p.deleted_at is not null and ${parents} and c.deleted_at is null limit ${WRITE_BATCH}`.execute(db);
     if (!rows.length) return total;
     const values = sql.join(rows.map((r) => sql`(${r.id}, ${r.deleted_at}, ${r.deleted_with})`));
     await sql`update items set deleted_at = v.column2, deleted_with = v.column3 from (values ${values}) as v where items.id = v.column1`.execute(db);
@@ -226,9 +255,9 @@ export async function trashStrays(db: Db, parents: RawBuilder<unknown>): Promise
   }
 }
 
-/** Up to BATCH trashed items matching `filter` (alias i) with nothing below them. */
+/** Up to DELETE_BATCH trashed items matching `filter` (alias i) with nothing below them. */
 export async function trashedLeaves(db: Db, filter: RawBuilder<unknown>): Promise<DoomedRow[]> {
   const { rows } = await sql<DoomedRow>`select i.id as id, i.blob_key as blob_key, i.thumbnail_key as thumbnail_key from items i
-    where i.deleted_at is not null and ${filter} and not exists (select 1 from items c where c.parent_id = i.id) limit ${BATCH}`.execute(db);
+    where i.deleted_at is not null and ${filter} and not exists (select 1 from items c where c.parent_id = i.id) limit ${DELETE_BATCH}`.execute(db);
   return rows;
 }

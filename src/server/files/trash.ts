@@ -74,7 +74,7 @@ export async function removeItems(ctx: AppContext, user: User, refs: (ItemRef & 
     const keys = await deleteTrees(tx, items.filter((i) => force.get(i.id)).map((i) => i.id));
     // Still live now that the lock is held: a concurrent trash or delete may have taken some.
     const live = (await sets.findItems(tx, items.filter((i) => !force.get(i.id)).map((i) => i.id))).filter((i) => i.deleted_at === null);
-    await sets.trashTrees(tx, live.map((i) => i.id), at);
+    await sets.trashTrees(tx, user.id, live.map((i) => i.id), at);
     return keys;
   });
   await deleteBlobs(ctx, blobs);
@@ -99,7 +99,7 @@ export async function restoreItems(ctx: AppContext, user: User, toHome: boolean,
     const group = (i: q.ItemRow) => i.deleted_with ?? i.id;
     // What comes back with the selection's groups; a selected item among it (a selected folder
     // above it brings it back with its group) is not restored on its own.
-    const returning = await groupMembers(tx, ordered.map((i) => ({ id: i.id, group: group(i) })));
+    const returning = await sets.groupMembers(tx, ordered.map((i) => ({ id: i.id, group: group(i) })));
     const roots = ordered.filter((i) => !returning.has(i.id));
     // Where each root goes: its folder if that is live or comes back now, else home.
     const parents = new Map((await sets.findItems(tx, roots.flatMap((i) => (i.parent_id ? [i.parent_id] : [])))).map((p) => [p.id, p]));
@@ -114,27 +114,10 @@ export async function restoreItems(ctx: AppContext, user: User, toHome: boolean,
       (pairs) => sets.takenNamePairs(tx, user.id, pairs),
     );
     await sets.place(tx, roots.map((i, n) => ({ id: i.id, parentId: targets[n]!, name: names[n]!, nameKey: nameKey(names[n]!) })), at, true);
-    await sets.restoreGroupsBelow(tx, roots.map((i) => ({ id: i.id, group: group(i) })), at);
+    // What the roots bring back with them (what a covered item brings back is among it).
+    await sets.untrash(tx, [...returning], at);
   });
   return reloadAll(ctx, items.map((i) => i.id));
-}
-
-/** Ids below the roots (not the roots) trashed in the root's group: what restoring the roots brings back. */
-async function groupMembers(tx: Db, roots: { id: string; group: string }[]): Promise<Set<string>> {
-  const found = new Set<string>();
-  let frontier = roots;
-  while (frontier.length) {
-    const below: { id: string; group: string }[] = [];
-    for (const part of sets.chunks(frontier, sets.BATCH)) {
-      const values = sql.join(part.map((p) => sql`(${p.id}, ${p.group})`));
-      const { rows } = await sql<{ id: string; grp: string }>`select c.id as id, v.column2 as grp from items c join (values ${values}) as v on c.parent_id = v.column1
-        where c.deleted_with = v.column2`.execute(tx);
-      for (const row of rows) if (!found.has(row.id)) found.add(row.id) && below.push({ id: row.id, group: row.grp });
-      await sets.yieldToOthers();
-    }
-    frontier = below;
-  }
-  return found;
 }
 
 export async function reloadAll(ctx: AppContext, ids: string[]): Promise<ItemWithCount[]> {
