@@ -239,12 +239,15 @@ export async function updateItem(db: Db, id: string, patch: Updateable<ItemsTabl
   await db.updateTable('items').set(patch).where('id', '=', id).execute();
 }
 
-export async function addFavourite(db: Db, userId: string, itemId: string, now: string): Promise<void> {
-  await db
-    .insertInto('favourites')
-    .values({ user_id: userId, item_id: itemId, created_at: now })
-    .onConflict((oc) => oc.columns(['user_id', 'item_id']).doNothing())
-    .execute();
+/** Adds favourites in one statement per 500 (a favourite already there stays as it was). */
+export async function addFavourites(db: Db, userId: string, itemIds: string[], now: string): Promise<void> {
+  for (let i = 0; i < itemIds.length; i += 500) {
+    await db
+      .insertInto('favourites')
+      .values(itemIds.slice(i, i + 500).map((itemId) => ({ user_id: userId, item_id: itemId, created_at: now })))
+      .onConflict((oc) => oc.columns(['user_id', 'item_id']).doNothing())
+      .execute();
+  }
 }
 
 export async function removeFavourite(db: Db, userId: string, itemId: string): Promise<void> {

@@ -170,10 +170,7 @@ export { dumpTrash, purgeTrashedBefore, removeItems, restoreItems } from './tras
 
 export async function addFavourites(ctx: AppContext, user: User, ids: string[]): Promise<void> {
   const folders = await requireOwnedItems(ctx, user, ids.map((id, index) => ({ id, field: `folders.${index}` })), { folder: true });
-  const at = now(ctx);
-  await ctx.db.transaction().execute(async (tx) => {
-    for (const folder of folders) await q.addFavourite(tx, user.id, folder.id, at);
-  });
+  await q.addFavourites(ctx.db, user.id, folders.map((f) => f.id), now(ctx));
 }
 
 export async function removeFavourite(ctx: AppContext, user: User, id: string): Promise<void> {

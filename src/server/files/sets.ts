@@ -255,9 +255,15 @@ export async function trashStrays(db: Db, parents: RawBuilder<unknown>): Promise
   }
 }
 
-/** Up to DELETE_BATCH trashed items matching `filter` (alias i) with nothing below them. */
-export async function trashedLeaves(db: Db, filter: RawBuilder<unknown>): Promise<DoomedRow[]> {
-  const { rows } = await sql<DoomedRow>`select i.id as id, i.blob_key as blob_key, i.thumbnail_key as thumbnail_key from items i
-    where i.deleted_at is not null and ${filter} and not exists (select 1 from items c where c.parent_id = i.id) limit ${DELETE_BATCH}`.execute(db);
+/**
+ * Deletes up to DELETE_BATCH trashed items matching `filter` (alias i) with nothing below them, and
+ * answers them. One statement that checks again what it deletes, so a row restored or given a
+ * child meanwhile (PostgreSQL, read committed) stays; favourites go with the rows (cascade).
+ */
+export async function deleteTrashedLeaves(db: Db, filter: RawBuilder<unknown>): Promise<DoomedRow[]> {
+  const { rows } = await sql<DoomedRow>`delete from items where deleted_at is not null
+    and not exists (select 1 from items c where c.parent_id = items.id)
+    and id in (select i.id from items i where i.deleted_at is not null and ${filter} and not exists (select 1 from items c where c.parent_id = i.id) limit ${DELETE_BATCH})
+    returning id, blob_key, thumbnail_key`.execute(db);
   return rows;
 }

@@ -152,9 +152,7 @@ async function deleteTrashed(ctx: AppContext, ownerId: string | null, filter: Ra
   for (;;) {
     const doomed = await ctx.db.transaction().execute(async (tx) => {
       if (ownerId) await lockTree(ctx, tx, ownerId);
-      const leaves = await sets.trashedLeaves(tx, filter);
-      await sets.deleteRows(tx, leaves.map((r) => r.id));
-      return leaves;
+      return sets.deleteTrashedLeaves(tx, filter);
     });
     if (!doomed.length) return { items, blobs };
     const keys = blobsOf(doomed);
