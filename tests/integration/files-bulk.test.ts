@@ -115,6 +115,23 @@ describe('bulk operations on thousands of items', () => {
   });
 });
 
+describe('restoring a selection', () => {
+  it('puts an item back into a folder restored with it, next to what came back with the folder', async () => {
+    const { client, user } = await registerUser(env.server.url);
+    const folder = await mkdir(client, 'Folder');
+    const first = await seedFile(env.seed, user.id, { name: 'x.txt', parentId: folder });
+    await client.post('/api/remove', { items: [{ id: first.id, type: 'file' }] });
+    const second = await seedFile(env.seed, user.id, { name: 'x.txt', parentId: folder });
+    await client.post('/api/remove', { items: [{ id: folder, type: 'folder' }] });
+    // Either order: the folder comes back home with the second x.txt, the first lands beside it.
+    const res = await client.post('/api/trash/restore', { items: [{ id: first.id, type: 'file' }, { id: folder, type: 'folder' }] });
+    expect(res.status, res.text).toBe(200);
+    const inside = new Map(((await browse(client, folder)).body.data as any[]).map((i) => [i.id, i.attributes.name]));
+    expect(Object.fromEntries(inside)).toEqual({ [second.id]: 'x.txt', [first.id]: 'x (1).txt' });
+    expect(await trashTop(client)).toEqual([]);
+  });
+});
+
 describe('statements per bulk change', () => {
   it('does not grow with the number of items', { timeout: 120_000 }, async () => {
     const { user: u } = await registerUser(env.server.url);

@@ -109,12 +109,15 @@ export async function restoreItems(ctx: AppContext, user: User, toHome: boolean,
     // above it brings it back with its group) is not restored on its own.
     const returning = await sets.groupMembers(tx, ordered.map((i) => ({ id: i.id, group: group(i) })));
     const roots = ordered.filter((i) => !returning.has(i.id));
+    // That first, where it was: its names are then taken when the roots look for free ones.
+    await sets.untrash(tx, [...returning], at);
     // Where each root goes: its folder if that is live or comes back now, else home.
+    const rootIds = new Set(roots.map((i) => i.id));
     const parents = new Map((await sets.findItems(tx, roots.flatMap((i) => (i.parent_id ? [i.parent_id] : [])))).map((p) => [p.id, p]));
     const destination = (i: q.ItemRow) => {
       if (toHome || i.parent_id === null) return null;
       const parent = parents.get(i.parent_id);
-      return parent && (parent.deleted_at === null || returning.has(parent.id)) ? parent.id : null;
+      return parent && (parent.deleted_at === null || rootIds.has(parent.id)) ? parent.id : null;
     };
     const targets = roots.map(destination);
     const names = await freeNames(
@@ -122,8 +125,6 @@ export async function restoreItems(ctx: AppContext, user: User, toHome: boolean,
       (pairs) => sets.takenNamePairs(tx, user.id, pairs),
     );
     await sets.place(tx, roots.map((i, n) => ({ id: i.id, parentId: targets[n]!, name: names[n]!, nameKey: nameKey(names[n]!) })), at, true);
-    // What the roots bring back with them (what a covered item brings back is among it).
-    await sets.untrash(tx, [...returning], at);
   });
   return reloadAll(ctx, items.map((i) => i.id));
 }
