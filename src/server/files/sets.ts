@@ -49,7 +49,11 @@ export async function ancestriesUpTo(db: Db, ids: string[], stopId: string): Pro
         select up.start, items.id, items.parent_id, up.depth + 1 from items join up on items.id = up.parent_id where up.id <> ${stopId}
       )
       select start, id from up order by start, depth`.execute(db);
-    for (const row of rows) out.set(row.start, [...(out.get(row.start) ?? []), row.id]);
+    for (const row of rows) {
+      const ancestry = out.get(row.start);
+      if (ancestry) ancestry.push(row.id);
+      else out.set(row.start, [row.id]);
+    }
     await yieldToOthers();
   }
   return out;
@@ -96,9 +100,9 @@ export interface Placement {
 }
 
 /**
- * Puts each item in its folder under its name, clearing `extra` columns as given (a restore clears
- * the trash marks): one UPDATE ... FROM (VALUES ...) per chunk, which both databases read alike
- * (the VALUES columns are column1, column2, ...).
+ * Puts each item in its folder under its name (`restore` also clears the trash marks): one
+ * UPDATE ... FROM (VALUES ...) per chunk, which both databases read alike (the VALUES columns are
+ * column1, column2, ...).
  */
 export async function place(db: Db, placements: Placement[], at: string, restore: boolean): Promise<void> {
   for (const part of chunks(placements, WRITE_BATCH)) {
