@@ -5,7 +5,7 @@ import ZipStream from 'zip-stream';
 import type { ItemType } from '../../../db/schema.ts';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
-import { requireCanDownload, requireOwnedItem } from '../files/access.ts';
+import { requireCanDownload, requireOwnedItems } from '../files/access.ts';
 import { nameKey, nextFreeName } from '../files/names.ts';
 import type { ItemRow } from '../files/queries.ts';
 import { requireDataUser, sendError } from '../http/data-auth.ts';
@@ -120,8 +120,8 @@ export async function serveZip(ctx: AppContext, req: IncomingMessage, res: Serve
   let roots: ItemRow[];
   try {
     const selection = parseZipItems(new URL(req.url ?? '/', 'http://localhost').searchParams.get('items'));
-    roots = [];
-    for (const { id, type } of selection) roots.push(await requireOwnedItem(ctx, user, id, { type, field: 'items' }));
+    // One set-based check for the whole selection (parseZipItems already dropped duplicates).
+    roots = await requireOwnedItems(ctx, user, selection.map(({ id, type }) => ({ id, type, field: 'items' })));
     requireCanDownload(user);
   } catch (error) {
     if (sendError(res, error)) return;
