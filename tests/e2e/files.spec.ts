@@ -430,3 +430,19 @@ test('each kind of file has its own icon; the details panel names the kind, the 
   await expect(page.getByRole('option')).toHaveCount(files.length);
   await shot(page, 'files-kinds-dark-desktop');
 });
+
+test('an empty folder offers Upload and New folder, and says files can be dropped', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUpAndOpen(page);
+  const empty = page.getByTestId('empty-actions');
+  await expect(empty.getByRole('button', { name: 'Upload files' })).toBeVisible();
+  await expect(empty.getByRole('button', { name: 'New folder' })).toBeVisible();
+  await expect(page.getByText('Or drop files and folders anywhere on this page.')).toBeVisible();
+  await shot(page, 'files-empty-light-desktop');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'files-empty-light-phone');
+  const chooser = page.waitForEvent('filechooser');
+  await empty.getByRole('button', { name: 'Upload files' }).click();
+  await (await chooser).setFiles({ name: 'first.txt', mimeType: 'text/plain', buffer: Buffer.from('my first file') });
+  await expect(item(page, 'first.txt')).toBeVisible();
+});

@@ -58,3 +58,27 @@ export function UploadButton({ parentId }: { parentId: string | null }) {
     </>
   );
 }
+
+/** One button straight to the file picker (the empty folder's call to action). */
+export function UploadFilesButton({ parentId }: { parentId: string | null }) {
+  const t = useT();
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <input
+        ref={input}
+        type="file"
+        multiple
+        className="hidden"
+        onChange={(e) => {
+          enqueue(filesFromInput(e.currentTarget.files), parentId);
+          e.currentTarget.value = '';
+        }}
+      />
+      <button type="button" className="btn-secondary" onClick={() => input.current?.click()}>
+        <FileUp className="size-4" aria-hidden />
+        {t('uploads.upload_files')}
+      </button>
+    </>
+  );
+}
