@@ -158,10 +158,12 @@ test('the view, sorting and details panel are remembered after a reload; multi-s
   await expect(page.getByTestId('info-panel')).toBeVisible();
 });
 
-test('names with markup, quotes, right-to-left marks and emoji show as text', async ({ page }) => {
+test('names with markup, quotes, right-to-left text and emoji show as text; direction overrides are refused', async ({ page }) => {
   await signUpAndOpen(page);
-  const tricky = '<img src=x onerror=alert(1)> "quoted" \u202Egnp.exe 🎉';
+  const tricky = '<img src=x onerror=alert(1)> "quoted" תמונה.png 🎉';
   await apiFolder(page, tricky);
+  const spoof = await page.request.post('/api/create-folder', { data: { name: 'invoice\u202Egnp.exe', parent_id: null }, headers: headers() });
+  expect(spoof.status()).toBe(422);
   await page.reload();
   await expect(page.getByRole('option').first()).toHaveAttribute('title', tricky);
   expect(await page.locator('img[src="x"]').count()).toBe(0);
