@@ -137,3 +137,30 @@ for (const scheme of ['light', 'dark'] as const) {
     });
   }
 }
+
+test('on a German page the picker loads and searches the German names and keywords', async ({ page, context }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await context.addCookies([{ name: 'locale', value: 'de', url: process.env.E2E_BASE_URL! }]);
+  const fetched = await folderPage(page, 'Reisen');
+  await item(page, 'Reisen').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Umbenennen' }).click();
+  const rename = page.getByRole('dialog', { name: 'Umbenennen' });
+  await rename.getByRole('button', { name: 'Emoji auswählen' }).click();
+  const picker = page.getByRole('dialog', { name: 'Emoji auswählen' });
+  await expect(picker.getByRole('button', { name: 'Flaggen', exact: true })).toBeVisible();
+  await picker.getByRole('searchbox', { name: 'Emoji suchen' }).fill('rakete');
+  await expect(picker.getByRole('group', { name: 'Emoji' }).getByRole('button').first()).toHaveAccessibleName('Rakete');
+  expect(fetched.map((url) => DATA_CHUNK.exec(new URL(url).pathname)?.[1])).toEqual(['de']);
+  await shot(page, 'emoji-picker-de-light-desktop');
+});
+
+test('in a short window the grid gives way so the whole picker stays on screen', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 640 });
+  await folderPage(page, 'Short');
+  const rename = await openRename(page, 'Short');
+  await rename.getByRole('button', { name: 'Choose an emoji' }).click();
+  const picker = page.getByRole('dialog', { name: 'Choose an emoji' });
+  await expect(picker.getByRole('button', { name: 'grinning face', exact: true })).toBeVisible();
+  await expect(picker.getByRole('button', { name: 'No emoji' })).toBeInViewport({ ratio: 1 });
+  await shot(page, 'emoji-picker-short-light-desktop');
+});

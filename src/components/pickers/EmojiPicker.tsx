@@ -53,7 +53,8 @@ export function EmojiPicker({ value, onChange, label }: { value: unknown; onChan
         </button>
       </Popover.Trigger>
       <Popover.Portal>
-        <Popover.Content align="start" sideOffset={8} collisionPadding={12} className="card z-[60] w-[328px] max-w-[calc(100vw-1.5rem)] p-3 shadow-xl" aria-label={t('pickers.choose_emoji')}>
+        {/* A column whose grid gives way (down to two rows) when the window is too short for all of it. */}
+        <Popover.Content align="start" sideOffset={8} collisionPadding={12} className="card z-[60] flex max-h-[var(--radix-popover-content-available-height)] w-[328px] max-w-[calc(100vw-1.5rem)] flex-col p-3 shadow-xl" aria-label={t('pickers.choose_emoji')}>
           <PickerBody
             current={current}
             onPick={(emoji) => {
@@ -168,7 +169,7 @@ function PickerBody({ current, onPick }: { current: string | null; onPick: (emoj
       <input
         id={searchId}
         type="search"
-        className="input py-2 text-sm"
+        className="input shrink-0 py-2 text-sm"
         placeholder={t('pickers.search_emoji')}
         value={query}
         maxLength={64}
@@ -189,7 +190,7 @@ function PickerBody({ current, onPick }: { current: string | null; onPick: (emoj
         }}
       />
       {jumps.length > 0 && (
-        <div role="toolbar" aria-label={t('pickers.emoji_groups')} className="mt-2 flex justify-between">
+        <div role="toolbar" aria-label={t('pickers.emoji_groups')} className="mt-2 flex shrink-0 justify-between">
           {jumps.map((j) => {
             const Icon = GROUP_ICONS[j.key];
             const active = activeSection === j.key;
@@ -209,7 +210,7 @@ function PickerBody({ current, onPick }: { current: string | null; onPick: (emoj
           })}
         </div>
       )}
-      <div ref={scroller} className="mt-2 h-[264px] overflow-y-auto overscroll-contain" role="group" aria-label={t('pickers.emoji')} aria-busy={!data && !failed}>
+      <div ref={scroller} className="mt-2 h-[264px] min-h-[76px] overflow-y-auto overscroll-contain" role="group" aria-label={t('pickers.emoji')} aria-busy={!data && !failed}>
         {failed ? (
           <p className="py-6 text-center text-sm text-muted">{t('pickers.emoji_load_failed')}</p>
         ) : !data ? (
@@ -266,7 +267,7 @@ function PickerBody({ current, onPick }: { current: string | null; onPick: (emoj
         type="button"
         onClick={() => onPick(null)}
         aria-pressed={current === null}
-        className="mt-3 flex w-full items-center justify-center gap-2 rounded-control border border-border px-3 py-2 text-sm font-medium text-muted transition-colors hover:bg-surface-2 hover:text-text"
+        className="mt-3 flex w-full shrink-0 items-center justify-center gap-2 rounded-control border border-border px-3 py-2 text-sm font-medium text-muted transition-colors hover:bg-surface-2 hover:text-text"
       >
         <Ban className="size-4" aria-hidden />
         {t('pickers.no_emoji')}
