@@ -164,3 +164,38 @@ test('in a short window the grid gives way so the whole picker stays on screen',
   await expect(picker.getByRole('button', { name: 'No emoji' })).toBeInViewport({ ratio: 1 });
   await shot(page, 'emoji-picker-short-light-desktop');
 });
+
+test('in the Twemoji set the picker offers no sequence the browser draws as two pictures; the system set offers them', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await folderPage(page, 'Pride');
+  let rename = await openRename(page, 'Pride');
+  await rename.getByRole('button', { name: 'Choose an emoji' }).click();
+  const picker = page.getByRole('dialog', { name: 'Choose an emoji' });
+  const search = picker.getByRole('searchbox', { name: 'Search emoji' });
+  const grid = picker.getByRole('group', { name: 'Emoji' });
+  // Sequences the font joins stay offered…
+  await search.fill('family: man, woman, girl');
+  await expect(grid.getByRole('button', { name: 'family: man, woman, girl', exact: true })).toBeVisible();
+  // …those Chromium draws apart in Twemoji (a text-style part such as U+2695 or U+FE0F) are not.
+  for (const name of ['rainbow flag', 'health worker', 'keycap: #']) {
+    await search.fill(name);
+    await expect(picker.getByText('No emoji matches.')).toBeVisible();
+  }
+  // Every offered emoji is one picture wide: measure what the grid shows for a broad search.
+  await search.fill('man');
+  await expect(grid.getByRole('button').first()).toBeVisible();
+  const widths = await grid.locator('button > span').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));
+  expect(widths.length).toBeGreaterThan(20);
+  expect(Math.max(...widths)).toBeLessThan(Math.min(...widths) * 1.5);
+  await page.keyboard.press('Escape');
+  await rename.getByRole('button', { name: 'Cancel' }).click();
+
+  // In the system's emoji set the same sequences are offered.
+  const saved = await page.request.post('/api/user/settings', { data: { emoji_type: 'applemoji', _method: 'patch' }, headers: headers() });
+  expect(saved.ok()).toBe(true);
+  await page.reload();
+  rename = await openRename(page, 'Pride');
+  await rename.getByRole('button', { name: 'Choose an emoji' }).click();
+  await search.fill('rainbow flag');
+  await expect(grid.getByRole('button', { name: 'rainbow flag', exact: true })).toBeVisible();
+});

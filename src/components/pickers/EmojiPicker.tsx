@@ -7,6 +7,7 @@ import { useT } from '../../stores/i18n.ts';
 import { Emoji, useEmojiSet } from './Emoji.tsx';
 import type { EmojiGroup } from './emojiData.ts';
 import { gridMove, layoutGrid, loadEmoji, readRecent, rememberRecent, searchEmoji, type EmojiCatalogue, type EmojiEntry, type EmojiSection, type PickedEmoji } from './emojiList.ts';
+import { drawnByTwemoji } from './twemojiGlyphs.ts';
 
 export type { PickedEmoji };
 
@@ -86,12 +87,14 @@ function PickerBody({ current, onPick }: { current: string | null; onPick: (emoj
 
   useEffect(() => {
     let live = true;
-    loadEmoji(document.documentElement.lang).then(
-      (loaded) => live && setData(loaded),
-      () => live && setFailed(true),
-    );
+    loadEmoji(document.documentElement.lang)
+      .then((loaded) => (set === 'twemoji' ? drawnByTwemoji(loaded) : loaded))
+      .then(
+        (loaded) => live && setData(loaded),
+        () => live && setFailed(true),
+      );
     return () => void (live = false);
-  }, []);
+  }, [set]);
 
   const recentLabel = t('pickers.recent');
   const browse = useMemo((): (EmojiSection & { key: EmojiGroup | typeof RECENT; label: string })[] => {
