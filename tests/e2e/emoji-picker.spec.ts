@@ -68,6 +68,10 @@ test('the picker loads the full set on opening, searches, remembers recent picks
   await expect(flags).toHaveAttribute('aria-current', 'true');
   await expect(grid.getByText('Recently used')).toHaveCount(0); // scrolled out and not rendered
   await shot(page, 'emoji-picker-flags-light-desktop');
+  // Tab from the jump bar enters the grid where it shows: at the first flag.
+  await flags.focus();
+  await page.keyboard.press('Tab');
+  await expect(grid.getByRole('button', { name: 'chequered flag', exact: true })).toBeFocused();
   // The chunk came once: a second opening reuses it.
   expect(fetched.length).toBe(1);
 

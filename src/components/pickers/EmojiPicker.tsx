@@ -114,7 +114,6 @@ function PickerBody({ current, onPick }: { current: string | null; onPick: (emoj
     estimateSize: (i) => (layout.rows[i]?.kind === 'heading' ? HEADING_HEIGHT : ROW_HEIGHT),
     overscan: 4,
   });
-  const tabStop = Math.min(focus, Math.max(0, layout.cells.length - 1));
 
   // A cell moved to by keyboard, or a group jumped to, may be rendered only after the scroll.
   useEffect(() => {
@@ -162,6 +161,11 @@ function PickerBody({ current, onPick }: { current: string | null; onPick: (emoj
   const offset = virtualizer.scrollOffset ?? 0;
   const topRow = items.find((v) => v.end > offset + 1);
   const activeSection = query ? null : topRow ? layout.rows[topRow.index]?.section : null;
+  // The grid's one tab stop: the last focused cell while it is rendered, else the first cell in view
+  // (after scrolling or a jump, Tab lands where the person is looking, not on an unrendered cell).
+  const focusRow = layout.rowOf[focus];
+  const firstInView = items.map((v) => layout.rows[v.index]!).find((r, i) => r.kind === 'cells' && items[i]!.end > offset + 1);
+  const tabStop = focusRow !== undefined && items.some((v) => v.index === focusRow) ? focus : firstInView?.kind === 'cells' ? firstInView.start : 0;
   const jumps = browse.filter((s) => s.items.length > 0);
 
   return (
