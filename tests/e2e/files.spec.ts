@@ -56,6 +56,7 @@ test('a person creates nested folders, renames, moves by picker and by drag, fav
   await page.getByRole('menuitem', { name: 'Rename' }).click();
   const style = page.getByRole('dialog', { name: 'Rename' });
   await style.getByRole('button', { name: 'Choose an emoji' }).click();
+  await page.getByRole('searchbox', { name: 'Search emoji' }).fill('package');
   await page.getByRole('button', { name: 'package', exact: true }).click();
   // Every swatch sits on one row: none wraps alone.
   const tops = await style.getByRole('radiogroup', { name: 'Colour' }).getByRole('radio').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
