@@ -7,7 +7,8 @@ import { putSetting } from '../../src/server/settings/service.ts';
 import { sweepUploads } from '../../src/server/uploads/tus.ts';
 import { Client, registerUser } from '../support/client.ts';
 import { browse, mkdir } from '../support/files.ts';
-import { useSeededServer } from '../support/seed.ts';
+import { seedContext, useSeededServer } from '../support/seed.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
 import { share, visitor } from '../support/shares.ts';
 import { deterministicBytes, storedSha256 } from '../support/uploads.ts';
 
@@ -235,5 +236,41 @@ describe('chunked upload', () => {
     // The link's uploads are bound to the link: the owner's own session does not reach them.
     const stolen = await sendChunk(owner.client, file, { upload_id: uploadId, offset: String(150 * KiB), is_last: 'true', parent_id: folder });
     expect(stolen.status).toBe(404);
+  });
+
+  it('a crash while the last chunk finishes leaves no item, blob or intent; that id then answers 410 and the file goes again', async () => {
+    const first = await startServer({ env: { CLOUD_DRIVE_FAULT: 'upload-finish-after-blob-write' } });
+    let second: RunningServer | null = null;
+    const blobs = async (server: RunningServer) => (await readdir(path.join(server.dataDir, 'blobs', 'files'), { recursive: true, withFileTypes: true }).catch(() => [])).filter((e) => e.isFile());
+    try {
+      const { client, user } = await registerUser(first.url);
+      const file = deterministicBytes(11, 0, 300 * KiB);
+      const uploadId = newId();
+      expect((await sendChunk(client, file.subarray(0, 150 * KiB), { upload_id: uploadId, offset: '0', is_last: 'false' })).status).toBe(200);
+      const lastFields = { upload_id: uploadId, offset: String(150 * KiB), is_last: 'true' };
+      await expect(sendChunk(client, file.subarray(150 * KiB), lastFields)).rejects.toThrow();
+      await first.kill();
+      expect(await blobs(first)).toHaveLength(1);
+
+      second = await startServer({ reuse: first });
+      const seed = await seedContext(second);
+      try {
+        expect(await blobs(second)).toEqual([]);
+        expect(await seed.db.selectFrom('pending_blobs').selectAll().execute()).toEqual([]);
+        const lost = await sendChunk(client, file.subarray(150 * KiB), lastFields);
+        expect(lost.status, lost.text).toBe(410);
+        expect(lost.body.code).toBe('upload_lost');
+        expect(await reservations(seed, user.id)).toEqual([]);
+        expect(await files(client)).toEqual([]);
+        const again = await sendFile(client, file, [150 * KiB, 150 * KiB], { upload_id: uploadId });
+        expect(again.map((a) => a.status)).toEqual([200, 201]);
+        expect(await storedSha256(seed, again[1]!.body.data.id)).toBe(sha256(file));
+        expect(await files(client)).toHaveLength(1);
+      } finally {
+        await seed.db.destroy();
+      }
+    } finally {
+      await (second ?? first).stop();
+    }
   });
 });
