@@ -238,6 +238,23 @@ describe('chunked upload', () => {
     expect(stolen.status).toBe(404);
   });
 
+  it("takes chunks from an upload request's holder, and tells the owner once the file is there", async () => {
+    const owner = await registerUser(env.server.url);
+    const folder = await mkdir(owner.client, 'Inbox');
+    const request = await owner.client.post('/api/upload-request', { folder_id: folder });
+    expect(request.status, request.text).toBe(201);
+    const route = `/api/upload-request/${request.body.data.attributes.token}/upload`;
+    const guest = visitor(env.server.url);
+    const file = deterministicBytes(12, 0, 300 * KiB);
+    const notices = () => env.seed.db.selectFrom('notifications').select('category').where('user_id', '=', owner.user.id).where('category', '=', 'file-request').execute();
+    const [first, last] = await sendFile(guest, file, [150 * KiB, 150 * KiB], { parent_id: folder }, route);
+    expect(first!.status, first!.text).toBe(200);
+    expect(last!.status, last!.text).toBe(201);
+    expect((await browse(owner.client, folder)).names).toEqual(['data.bin']);
+    expect(await notices()).toHaveLength(1);
+    expect(await storedSha256(env.seed, last!.body.data.id)).toBe(sha256(file));
+  });
+
   it('a crash while the last chunk finishes leaves no item, blob or intent; that id then answers 410 and the file goes again', async () => {
     const first = await startServer({ env: { CLOUD_DRIVE_FAULT: 'upload-finish-after-blob-write' } });
     let second: RunningServer | null = null;
