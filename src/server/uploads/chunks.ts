@@ -232,6 +232,11 @@ async function receiveLocked(ctx: AppContext, policy: UploadPolicy, source: Read
   const total = partial.offset;
   const file = path.join(directory, key);
   await mkdir(directory, { recursive: true });
+  if (existing && total > 0 && ((await stat(file).catch(() => null))?.size ?? 0) < total) {
+    // Its bytes are gone (removed by hand, a disk restored from an older copy): it cannot go on.
+    await removePartial(ctx, directory, key);
+    throw lostUpload();
+  }
 
   // The chunk's bytes, counted against the chunk cap, the upload limit and the free quota (whose
   // committed bytes hold this upload's running total already) as they arrive.
@@ -260,9 +265,7 @@ async function receiveLocked(ctx: AppContext, policy: UploadPolicy, source: Read
     failure ??= error;
   });
   try {
-    if (existing) await truncate(file, total).catch(async (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT' || total !== 0) throw error;
-    });
+    if (existing && total > 0) await truncate(file, total);
     await pipeline(source, counter, createWriteStream(file, { flags: existing && total > 0 ? 'r+' : 'w', start: total }));
   } catch (error) {
     const reason = failure ?? error;
@@ -334,8 +337,10 @@ async function settleCrashed(ctx: AppContext, directory: string, key: string, pa
     throw new ChunkConflict('The upload is complete.', 'upload_complete', { offset: partial.offset, item_id: item.id });
   }
   await removePartial(ctx, directory, key);
-  throw new AppError(410, 'The upload was lost while it finished; send the file again.', { code: 'upload_lost' });
+  throw lostUpload();
 }
+
+const lostUpload = () => new AppError(410, 'The upload was lost; send the file again.', { code: 'upload_lost' });
 
 /**
  * The chunk half of the upload sweep (tus.ts sweepUploads): partials that received nothing for
