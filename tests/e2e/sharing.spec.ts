@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { putSetting } from '../../src/server/settings/service.ts';
 import { findUserByEmail } from '../../src/server/users/queries.ts';
 import { expect, shot, signUpAndOpen, test } from './fixtures.ts';
 import { e2eContext, seedFiles } from './seed.ts';
@@ -197,6 +198,19 @@ test('an owner asks for files; the recipient uploads, tidies and hands them over
   await firstCreation;
   await expect(guest.getByTestId('shared-item')).toHaveCount(2);
   expect(tusCreations).toEqual([requestToken, requestToken]);
+  // A refusal shows the server's message as before, and the progress goes.
+  const settings = await e2eContext();
+  await putSetting(settings, 'mimetypes_blacklist', ['exe']);
+  try {
+    await guest.locator('input[type=file]').setInputFiles({ name: 'tool.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ tool') });
+    await expect(guest.getByRole('alert')).toContainText('Files of type "exe" are not allowed.');
+  } finally {
+    await putSetting(settings, 'mimetypes_blacklist', []);
+    await settings.db.destroy();
+  }
+  await expect(guest.getByTestId('scoped-upload-progress')).toHaveCount(0);
+  await shot(guest, 'request-page-refused-light-desktop');
+  await expect(guest.getByTestId('shared-item')).toHaveCount(2);
   await guest.getByRole('button', { name: 'Remove draft.txt' }).click();
   await expect(guest.getByTestId('shared-item')).toHaveCount(1);
   await guest.getByRole('button', { name: 'Rename contract.pdf' }).click();
