@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../src/server/context.ts';
@@ -253,6 +253,66 @@ describe('chunked upload', () => {
     expect((await browse(owner.client, folder)).names).toEqual(['data.bin']);
     expect(await notices()).toHaveLength(1);
     expect(await storedSha256(env.seed, last!.body.data.id)).toBe(sha256(file));
+  });
+
+  it('drops a chunk cut off mid-way: the same offset is sent again and the bytes come out right', async () => {
+    const { client, user } = await registerUser(env.server.url);
+    const file = deterministicBytes(13, 0, 300 * KiB);
+    const uploadId = newId();
+    expect((await sendChunk(client, file.subarray(0, 100 * KiB), { upload_id: uploadId, offset: '0', is_last: 'false' })).status).toBe(200);
+    const dataFile = path.join(chunksDir(), createHash('sha256').update(`${user.id}\0${uploadId}`).digest('hex'));
+    // The second chunk: its fields and half its bytes, then the connection goes.
+    const boundary = `----chunk${newId()}`;
+    const fieldPart = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const head = ['filename', 'data.bin', 'parent_id', '', 'path', '', 'upload_id', uploadId, 'offset', String(100 * KiB), 'is_last', 'true'];
+    let preamble = '';
+    for (let i = 0; i < head.length; i += 2) preamble += fieldPart(head[i]!, head[i + 1]!);
+    preamble += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+    const abort = new AbortController();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(preamble));
+        controller.enqueue(new Uint8Array(file.subarray(100 * KiB, 200 * KiB)));
+      },
+    });
+    const sent = fetch(`${env.server.url}/api/upload`, {
+      method: 'POST', body, duplex: 'half', signal: abort.signal,
+      headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, Cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; '), Origin: env.server.url, 'X-Requested-With': 'XMLHttpRequest' },
+    } as RequestInit).catch(() => null);
+    // Wait for the server to have appended some of it, then cut the connection.
+    for (;;) {
+      const size = (await stat(dataFile).catch(() => null))?.size ?? 0;
+      if (size > 100 * KiB) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    abort.abort();
+    await sent;
+    // Until the server has let go of the cut chunk it answers chunk_in_progress; then the same offset is taken.
+    let again;
+    for (;;) {
+      again = await sendChunk(client, file.subarray(100 * KiB), { upload_id: uploadId, offset: String(100 * KiB), is_last: 'true' });
+      if (again.body?.code !== 'chunk_in_progress') break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(again.status, again.text).toBe(201);
+    expect(await storedSha256(env.seed, again.body.data.id)).toBe(sha256(file));
+  });
+
+  it('counts chunked uploads against max_open_uploads (429 on the first chunk of one too many, nothing kept)', async () => {
+    await putSetting(env.seed, 'max_open_uploads', 2);
+    try {
+      const { client, user } = await registerUser(env.server.url);
+      const bytes = deterministicBytes(14, 0, 10 * KiB);
+      const before = await partials();
+      for (let n = 0; n < 2; n += 1) expect((await sendChunk(client, bytes, { upload_id: newId(), offset: '0', is_last: 'false', filename: `f${n}.bin` })).status).toBe(200);
+      const over = await sendChunk(client, bytes, { upload_id: newId(), offset: '0', is_last: 'false', filename: 'f2.bin' });
+      expect(over.status, over.text).toBe(429);
+      expect(over.body.code).toBe('too_many_open_uploads');
+      expect(await partials()).toHaveLength(before.length + 2);
+      expect(await reservations(env.seed, user.id)).toHaveLength(2);
+    } finally {
+      await putSetting(env.seed, 'max_open_uploads', 20);
+    }
   });
 
   it('a crash while the last chunk finishes leaves no item, blob or intent; that id then answers 410 and the file goes again', async () => {
