@@ -250,10 +250,10 @@ export type Id = Generated<string>;
 
 /** Quota promised to an upload in progress (src/server/uploads/reservations.ts). */
 export interface UploadReservationsTable {
-  /** The tus upload id, or `plain:{uuid}`. */
+  /** The tus upload id, `plain:{uuid}`, or `chunk:{key}` (a chunked upload, uploads/chunks.ts). */
   id: string;
   owner_id: string;
-  kind: 'tus' | 'plain';
+  kind: 'tus' | 'plain' | 'chunk';
   bytes: number;
   created_at: string;
   touched_at: string;

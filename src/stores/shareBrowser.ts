@@ -1,5 +1,6 @@
 import { atom } from 'nanostores';
 import type { Item } from './files.ts';
+import { UploadFailure, uploadOverTus } from './scopedUpload.ts';
 
 /**
  * The public share browser's state and calls: everything goes to the token-scoped API. A link that
@@ -50,7 +51,8 @@ export interface ScopedApi {
   /** The page path of a folder (null: the scope's own folder). */
   pathOf: (folderId: string | null) => string;
   open: (folderId: string | null) => Promise<void>;
-  upload: (file: File, parentId: string | null) => Promise<void>;
+  /** Over tus (scopedUpload.ts), so a dropped connection resumes; `onProgress` as the bytes go. */
+  upload: (file: File, parentId: string | null, onProgress?: (sent: number, total: number) => void) => Promise<void>;
   createFolder: (name: string, parentId: string | null) => Promise<void>;
   rename: (item: Item, name: string) => Promise<void>;
   remove: (item: Item) => Promise<void>;
@@ -62,7 +64,7 @@ export function shareApi(token: string): ScopedApi {
   return {
     pathOf: (id) => `/share/${token}/files${id ? `/${id}` : ''}`,
     open: (id) => openSharedFolder(token, id),
-    upload: (file, parentId) => uploadShared(token, file, parentId),
+    upload: (file, parentId, onProgress) => uploadShared(token, file, parentId, onProgress),
     createFolder: (name, parentId) => createSharedFolder(token, name, parentId),
     rename: (item, name) => renameShared(token, item, name),
     remove: (item) => removeShared(token, item),
@@ -102,12 +104,8 @@ export function requestApi(token: string): ScopedApi {
   return {
     pathOf: (id) => `/request/${token}/upload${id ? `/${id}` : ''}`,
     open,
-    upload: async (file, parentId) => {
-      const form = new FormData();
-      form.append('parent_id', parentId ?? '');
-      form.append('filename', file.name);
-      form.append('file', file);
-      await call('POST', `${base}/upload`, form);
+    upload: async (file, parentId, onProgress) => {
+      await scopedTus({ 'X-Upload-Request-Token': token }, file, parentId, onProgress);
       await refresh();
     },
     createFolder: async (name, parentId) => {
@@ -143,13 +141,20 @@ export async function openSharedFolder(token: string, folderId: string | null): 
 
 const refresh = (token: string) => openSharedFolder(token, $sharedItems.get()?.folderId ?? null);
 
-export async function uploadShared(token: string, file: File, parentId: string | null): Promise<void> {
-  const form = new FormData();
-  form.append('parent_id', parentId ?? '');
-  form.append('filename', file.name);
-  form.append('file', file);
-  await call('POST', `/api/editor/upload/${token}`, form);
+export async function uploadShared(token: string, file: File, parentId: string | null, onProgress?: (sent: number, total: number) => void): Promise<void> {
+  await scopedTus({ 'X-Share-Token': token }, file, parentId, onProgress);
   await refresh(token);
+}
+
+/** A tus upload with the token in its header; refusals as call() has them (a dead link reloads). */
+async function scopedTus(tokenHeader: Record<string, string>, file: File, parentId: string | null, onProgress?: (sent: number, total: number) => void): Promise<void> {
+  try {
+    await uploadOverTus(file, { tokenHeader, parentId, ...(onProgress ? { onProgress } : {}) });
+  } catch (error) {
+    if (!(error instanceof UploadFailure)) throw error;
+    if (error.status === 404 || error.status === 401) location.reload();
+    throw new ShareError(error.status, error.message);
+  }
 }
 
 export async function createSharedFolder(token: string, name: string, parentId: string | null): Promise<void> {

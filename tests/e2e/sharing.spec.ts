@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { putSetting } from '../../src/server/settings/service.ts';
 import { findUserByEmail } from '../../src/server/users/queries.ts';
 import { expect, shot, signUpAndOpen, test } from './fixtures.ts';
 import { e2eContext, seedFiles } from './seed.ts';
@@ -72,8 +73,39 @@ test('an owner shares a folder with a password and expiry; a visitor browses, do
   await page.keyboard.press('Escape');
 
   await guest.reload();
+  // The upload goes over tus with the link's token in a header, like the file area's large files:
+  // its first PATCH is cut off, and it resumes from where the server stands (a HEAD, then PATCH).
+  const token = /\/share\/([a-z2-7]{39})\//.exec(link)![1]!;
+  const plainUploads: string[] = [];
+  guest.on('request', (r) => {
+    if (r.url().includes('/api/editor/upload/')) plainUploads.push(r.url());
+  });
+  let cut = false;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await guest.route('**/api/upload/tus/*', async (route) => {
+    if (route.request().method() !== 'PATCH') return route.continue();
+    if (!cut) {
+      cut = true;
+      return route.abort('connectionreset');
+    }
+    await held;
+    await route.continue();
+  });
+  const creation = guest.waitForRequest((r) => r.url().endsWith('/api/upload/tus') && r.method() === 'POST');
+  const resumed = guest.waitForRequest((r) => r.url().includes('/api/upload/tus/') && r.method() === 'HEAD');
   await guest.locator('input[type=file]').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('from the visitor') });
+  expect(await (await creation).headerValue('x-share-token')).toBe(token);
+  expect(await (await resumed).headerValue('x-share-token')).toBe(token);
+  const progress = guest.getByTestId('scoped-upload-progress');
+  await expect(progress).toContainText('notes.txt');
+  await expect(progress.getByRole('progressbar')).toBeVisible();
+  await shot(guest, 'share-editor-uploading-light-desktop');
+  release();
   await expect(guest.getByTestId('shared-item').filter({ hasText: 'notes.txt' })).toBeVisible();
+  await expect(progress).toHaveCount(0);
+  await guest.unroute('**/api/upload/tus/*');
+  expect(plainUploads).toEqual([]);
   await guest.getByRole('button', { name: 'Rename notes.txt' }).click();
   await guest.getByLabel('New name').fill('trip notes.txt');
   await guest.getByRole('button', { name: 'Save' }).click();
@@ -152,10 +184,32 @@ test('an owner asks for files; the recipient uploads, tidies and hands them over
   await guest.goto(link);
   await expect(guest.getByRole('heading', { name: 'Ada Lovelace asks you to upload files' })).toBeVisible();
   await expect(guest.getByText('Please send the signed contract.')).toBeVisible();
+  // Both files go over tus with the request's token in a header.
+  const requestToken = /\/request\/([a-z2-7]{39})\//.exec(link)![1]!;
+  const tusCreations: (string | null)[] = [];
+  guest.on('request', (r) => {
+    if (r.url().endsWith('/api/upload/tus') && r.method() === 'POST') tusCreations.push(r.headers()['x-upload-request-token'] ?? null);
+  });
+  const firstCreation = guest.waitForRequest((r) => r.url().endsWith('/api/upload/tus') && r.method() === 'POST');
   await guest.locator('input[type=file]').setInputFiles([
     { name: 'contract.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 signed') },
     { name: 'draft.txt', mimeType: 'text/plain', buffer: Buffer.from('old draft') },
   ]);
+  await firstCreation;
+  await expect(guest.getByTestId('shared-item')).toHaveCount(2);
+  expect(tusCreations).toEqual([requestToken, requestToken]);
+  // A refusal shows the server's message as before, and the progress goes.
+  const settings = await e2eContext();
+  await putSetting(settings, 'mimetypes_blacklist', ['exe']);
+  try {
+    await guest.locator('input[type=file]').setInputFiles({ name: 'tool.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ tool') });
+    await expect(guest.getByRole('alert')).toContainText('Files of type "exe" are not allowed.');
+  } finally {
+    await putSetting(settings, 'mimetypes_blacklist', []);
+    await settings.db.destroy();
+  }
+  await expect(guest.getByTestId('scoped-upload-progress')).toHaveCount(0);
+  await shot(guest, 'request-page-refused-light-desktop');
   await expect(guest.getByTestId('shared-item')).toHaveCount(2);
   await guest.getByRole('button', { name: 'Remove draft.txt' }).click();
   await expect(guest.getByTestId('shared-item')).toHaveCount(1);
@@ -196,9 +250,10 @@ test('an owner asks for files; the recipient uploads, tidies and hands them over
   await expect(item(page, 'contract-signed.pdf')).toBeVisible();
   const ctx = await e2eContext();
   const owner = await findUserByEmail(ctx, email);
-  const notes = await ctx.db.selectFrom('notifications').select('category').where('user_id', '=', owner!.id).execute();
+  const notes = await ctx.db.selectFrom('notifications').select(['category', 'count']).where('user_id', '=', owner!.id).execute();
   await ctx.db.destroy();
-  expect(notes.filter((n) => n.category === 'file-request').length).toBe(2);
+  // The two files of one upload session gather into one notice (notifications/service.ts addGroupedNotification).
+  expect(notes.filter((n) => n.category === 'file-request').map((n) => Number(n.count))).toEqual([2]);
 });
 
 test('a link made with the dialog’s defaults never expires, and clearing an expiry makes it never expire again', async ({ page }) => {

@@ -24,6 +24,8 @@ export function ScopedFolder({ api, editor, uploadPrimary, onError, children }: 
   const listing = useStore($sharedItems);
   const [naming, setNaming] = useState<{ kind: 'create' } | { kind: 'rename'; item: Item } | null>(null);
   const [name, setName] = useState('');
+  /** The file going up now, how far (0-100), and how many are left after it. */
+  const [progress, setProgress] = useState<{ name: string; percent: number; left: number } | null>(null);
   if (!listing) return <FullPageSpinner label={t('app.loading')} />;
   const { items, root, folderId } = listing;
 
@@ -67,7 +69,14 @@ export function ScopedFolder({ api, editor, uploadPrimary, onError, children }: 
                   const files = [...(e.currentTarget.files ?? [])];
                   e.currentTarget.value = '';
                   void run(async () => {
-                    for (const file of files) await api.upload(file, folderId);
+                    try {
+                      for (const [n, file] of files.entries()) {
+                        setProgress({ name: file.name, percent: 0, left: files.length - n });
+                        await api.upload(file, folderId, (sent, total) => setProgress({ name: file.name, percent: Math.min(100, Math.floor((sent / Math.max(total, 1)) * 100)), left: files.length - n }));
+                      }
+                    } finally {
+                      setProgress(null);
+                    }
                   });
                 }} />
               </label>
@@ -84,6 +93,17 @@ export function ScopedFolder({ api, editor, uploadPrimary, onError, children }: 
           {children}
         </div>
       </header>
+      {progress && (
+        <div className="card mb-4 p-4" data-testid="scoped-upload-progress">
+          <p className="flex justify-between gap-3 text-sm">
+            <span className="truncate font-medium">{progress.left > 1 ? t('uploads.uploading', { count: progress.left }) : t('uploads.uploading_one')}: {progress.name}</span>
+            <span className="shrink-0 tabular-nums text-muted">{progress.percent}%</span>
+          </p>
+          <div className="mt-2 h-1.5 overflow-hidden rounded-full bg-surface-2" role="progressbar" aria-label={progress.name} aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress.percent}>
+            <div className="h-full bg-brand transition-[width] duration-300" style={{ width: `${progress.percent}%` }} />
+          </div>
+        </div>
+      )}
       {naming && (
         <form onSubmit={submitName} className="card mb-4 flex flex-wrap items-end gap-2 p-4">
           <label className="flex-1 text-sm font-semibold">

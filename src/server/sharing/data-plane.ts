@@ -39,5 +39,6 @@ export async function handleSharedUpload(ctx: AppContext, req: IncomingMessage, 
   await handlePlainUpload(ctx, req, res, {
     actor: async () => (opened = await openShareForData(ctx, req, res, token, 'write'))?.actor ?? null,
     present: (item) => scopedItemData(item, token, opened!.item.id),
+    binding: () => `share:${opened!.share.id}`,
   });
 }

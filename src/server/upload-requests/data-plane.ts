@@ -46,6 +46,7 @@ export async function handleRequestUpload(ctx: AppContext, req: IncomingMessage,
   await handlePlainUpload(ctx, req, res, {
     actor: async () => (opened = await openRequestForData(ctx, req, res, token))?.actor ?? null,
     present: (item) => scopedItemData(item, token, opened!.folder.id, 'request'),
+    binding: () => `request:${opened!.request.id}`,
     after: async (item) => {
       await recordRequestItem(ctx, opened!, item);
       await notifyFilesArrived(ctx, opened!, item);

@@ -8,6 +8,7 @@ import { presentItem } from '../files/presenter.ts';
 import type { ItemWithCount } from '../files/queries.ts';
 import { requireDataUser, sendError, sendJson } from '../http/data-auth.ts';
 import { badRequest, isAppError, unsupportedMediaType, validationError } from '../http/errors.ts';
+import { chunkFields, receiveChunk, sendChunkConflict, type ChunkResult } from './chunks.ts';
 import { finishUpload } from './finish.ts';
 import { discardBlob } from './intents.ts';
 import { assertCanUpload, assertTypeAllowed, checkBeforeBytes, tooLarge, uploadLimit, uploadPolicy, type UploadPolicy } from './limits.ts';
@@ -31,6 +32,9 @@ import { withPlainReservation } from './reservations.ts';
  * A declared length is reserved against the quota while the bytes flow (reservations.ts), so
  * parallel uploads cannot together pass it. A malformed or cut-off multipart body is a 400 and
  * leaves nothing behind; a request that sends nothing for `upload_idle_seconds` is cut off.
+ *
+ * The multipart form also takes a file in chunks (chunks.ts): `upload_id`, `offset` and `is_last`
+ * before the file part; a chunk that is not the last is answered 200 `{ upload_id, offset }`.
  */
 export interface TokenUpload {
   /** The owner, scoped by a token (a share link or an upload request), or null once refused and answered. */
@@ -39,6 +43,8 @@ export interface TokenUpload {
   present: (item: ItemWithCount) => unknown;
   /** After the item is made (an upload request tells its owner). */
   after?: (item: ItemWithCount) => Promise<void>;
+  /** What a chunked upload is bound to (`share:{id}`, `request:{id}`), known once `actor` let the holder in. */
+  binding: () => string;
 }
 
 export async function handlePlainUpload(ctx: AppContext, req: IncomingMessage, res: ServerResponse, token?: TokenUpload): Promise<void> {
@@ -49,13 +55,15 @@ export async function handlePlainUpload(ctx: AppContext, req: IncomingMessage, r
   const user = token ? await token.actor() : (await requireDataUser(ctx, req, res))?.user;
   if (!user) return drain(req, res);
   try {
-    const item = await receivePlain(ctx, user, req);
+    const result = await receivePlain(ctx, user, req, token ? token.binding() : user.id);
+    if (!('item' in result)) return sendJson(res, 200, { upload_id: result.uploadId, offset: result.offset });
+    const { item } = result;
     await token?.after?.(item);
     sendJson(res, 201, token ? { data: token.present(item) } : presentItem(item));
   } catch (error) {
     if (req.destroyed && !req.complete) return; // the client went away
     drain(req, res);
-    if (!sendError(res, error)) throw error;
+    if (!sendChunkConflict(res, error) && !sendError(res, error)) throw error;
   }
 }
 
@@ -95,7 +103,10 @@ function declaredLength(req: IncomingMessage): number | null {
   return Number.isSafeInteger(n) && n >= 0 ? n : null;
 }
 
-async function receivePlain(ctx: AppContext, user: User, req: IncomingMessage): Promise<ItemWithCount> {
+/** The item, or where a chunked upload stands after a chunk that was not the last. */
+type Outcome = ChunkResult;
+
+async function receivePlain(ctx: AppContext, user: User, req: IncomingMessage, binding: string): Promise<Outcome> {
   const type = (header(req, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   const policy = await uploadPolicy(ctx);
   assertCanUpload(user, policy);
@@ -104,7 +115,7 @@ async function receivePlain(ctx: AppContext, user: User, req: IncomingMessage): 
   // file and reservation for ever: no byte for upload_idle_seconds ends the request.
   req.setTimeout(policy.settings.upload_idle_seconds * 1000, () => req.destroy());
   try {
-    return await (type === 'multipart/form-data' ? receiveMultipart(ctx, user, policy, req) : receiveRaw(ctx, user, policy, req));
+    return await (type === 'multipart/form-data' ? receiveMultipart(ctx, user, policy, req, binding) : { item: await receiveRaw(ctx, user, policy, req) });
   } finally {
     req.setTimeout(0);
   }
@@ -150,14 +161,25 @@ async function receiveRaw(ctx: AppContext, user: User, policy: UploadPolicy, req
 /** Multipart bodies carry a few hundred bytes of boundaries and fields besides the file. */
 const MULTIPART_SLACK = 64 * 1024;
 
-async function receiveMultipart(ctx: AppContext, user: User, policy: UploadPolicy, req: IncomingMessage): Promise<ItemWithCount> {
+async function receiveMultipart(ctx: AppContext, user: User, policy: UploadPolicy, req: IncomingMessage, binding: string): Promise<Outcome> {
   // The body's length bounds the file's: refuse what cannot fit before reading it, and reserve
   // what the file takes at least (the quota refusal comes from the reservation).
   const length = declaredLength(req);
   const atLeast = length !== null && length > MULTIPART_SLACK ? length - MULTIPART_SLACK : null;
   const limit = uploadLimit(policy);
   if (atLeast !== null && limit !== null && atLeast > limit) throw tooLarge(policy);
-  return withPlainReservation(ctx, policy, user.id, atLeast, (reservationId) => receiveMultipartBody(ctx, user, policy, req, reservationId));
+  let reserved = false;
+  try {
+    return await withPlainReservation(ctx, policy, user.id, atLeast, (reservationId) => {
+      reserved = true;
+      return receiveMultipartBody(ctx, user, policy, req, reservationId, binding, null);
+    });
+  } catch (error) {
+    if (reserved || !isAppError(error) || error.code !== 'storage_limit_exceeded') throw error;
+    // The body does not fit the quota. A chunk's refusal ends its whole upload (chunks.ts), so the
+    // fields before the file part are read to learn which this is; a one-shot upload is refused there.
+    return receiveMultipartBody(ctx, user, policy, req, null, binding, error);
+  }
 }
 
 /** busboy's own errors (a malformed part header, an unexpected end of the form or of a file) are the client's. */
@@ -167,7 +189,10 @@ function malformed(error: unknown): unknown {
   return badRequest(`The multipart body is malformed or incomplete (${reason}).`);
 }
 
-async function receiveMultipartBody(ctx: AppContext, user: User, policy: UploadPolicy, req: IncomingMessage, reservationId: string | null): Promise<ItemWithCount> {
+/** What the file part became: a blob for the finishing step below, or a chunk appended (chunks.ts). */
+type Part = { received: Received; declaredName: string; target: Target } | { chunked: ChunkResult };
+
+async function receiveMultipartBody(ctx: AppContext, user: User, policy: UploadPolicy, req: IncomingMessage, reservationId: string | null, binding: string, refusal: unknown): Promise<Outcome> {
   let parser: busboy.Busboy;
   try {
     parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fields: 20, parts: 25, fieldSize: 64 * 1024, fieldNameSize: 100 } });
@@ -175,10 +200,10 @@ async function receiveMultipartBody(ctx: AppContext, user: User, policy: UploadP
     throw badRequest('The multipart body has no boundary.');
   }
   const fields: Record<string, string> = {};
-  const result = await new Promise<{ received: Received; declaredName: string; target: Target }>((resolve, reject) => {
+  const result = await new Promise<Part>((resolve, reject) => {
     let settled = false;
     let current: Readable | null = null;
-    let upload: Promise<{ received: Received; declaredName: string; target: Target }> | null = null;
+    let upload: Promise<Part> | null = null;
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
@@ -187,7 +212,7 @@ async function receiveMultipartBody(ctx: AppContext, user: User, policy: UploadP
       current?.destroy();
       // Answer once the file part's work has let go of its temporary file (or removed its blob),
       // so nothing is left behind when the client reads the refusal.
-      const released = upload ? upload.then((value) => ctx.blobs.delete(value.received.blobKey), () => undefined) : Promise.resolve();
+      const released = upload ? upload.then((value) => ('received' in value ? ctx.blobs.delete(value.received.blobKey) : undefined), () => undefined) : Promise.resolve();
       void released.catch(() => undefined).finally(() => reject(error));
     };
     parser.on('field', (name, value) => {
@@ -200,12 +225,15 @@ async function receiveMultipartBody(ctx: AppContext, user: User, policy: UploadP
       stream.on('error', (error) => {
         streamError = error;
       });
-      const work = (async () => {
+      const work = (async (): Promise<Part> => {
         // Fields sent before the file (Uppy sends them first) are known now; later ones count at the end.
+        const chunk = chunkFields(fields);
         const declaredName = fields.filename || info.filename || '';
         const target = await resolveTarget(ctx, user, { name: declaredName, parentId: fields.parent_id, path: fields.path });
         await checkBeforeBytes(ctx, user, policy, { name: target.name, declaredType: info.mimeType, size: null });
         assertTypeAllowed(policy, { extensions: [fields.extension] });
+        if (!chunk && refusal) throw refusal;
+        if (chunk) return { chunked: await receiveChunk(ctx, policy, stream, { binding, ownerId: user.id, target, declaredType: info.mimeType, chunk, transit: reservationId }) };
         const received = await receiveToBlob(ctx, policy, user.id, stream, { name: target.name, declaredType: info.mimeType, declaredSize: null, reservationId });
         return { received, declaredName, target };
       })();
@@ -217,16 +245,19 @@ async function receiveMultipartBody(ctx: AppContext, user: User, policy: UploadP
     parser.on('close', () => {
       if (!upload) return fail(validationError({ file: ['A file is required in the field "file".'] }));
       upload.then((value) => {
-        if (settled) return void discardBlob(ctx, value.received.blobKey);
+        if (settled) return void ('received' in value && discardBlob(ctx, value.received.blobKey));
         settled = true;
         resolve(value);
       }, fail);
     });
     req.pipe(parser);
   });
+  if ('chunked' in result) return result.chunked;
   const { received } = result;
   let target: Target;
   try {
+    // A chunk's fields must come before the file: one sent after it is refused, not ignored.
+    if (chunkFields(fields)) throw validationError({ upload_id: ['upload_id, offset and is_last must be sent before the file.'] });
     // Fields that came after the file part decide too; the blacklist is asked again for them.
     target = await resolveTarget(ctx, user, { name: fields.filename || result.declaredName, parentId: fields.parent_id, path: fields.path });
     assertTypeAllowed(policy, { name: target.name, extensions: [fields.extension] });
@@ -234,5 +265,5 @@ async function receiveMultipartBody(ctx: AppContext, user: User, policy: UploadP
     await discardBlob(ctx, received.blobKey);
     throw error;
   }
-  return finishUpload(ctx, policy, { ownerId: user.id, ...target, ...received, reservationId });
+  return { item: await finishUpload(ctx, policy, { ownerId: user.id, ...target, ...received, reservationId }) };
 }

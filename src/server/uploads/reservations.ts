@@ -19,7 +19,8 @@ import { committedBytes, overQuota, type UploadPolicy } from './limits.ts';
  * both fit into the last bytes of a quota; on SQLite the single connection runs one transaction at
  * a time.
  */
-export type ReservationKind = 'tus' | 'plain';
+/** `chunk`: a chunked upload's running total (chunks.ts), swept like tus after `upload_abandon_seconds`. */
+export type ReservationKind = 'tus' | 'plain' | 'chunk';
 
 export function tooManyOpenUploads(max: number): AppError {
   return new AppError(429, `You have ${max} unfinished uploads. Finish or cancel one before starting another.`, { code: 'too_many_open_uploads' });
@@ -41,7 +42,7 @@ export async function reserve(ctx: AppContext, policy: UploadPolicy, input: { id
         .selectFrom('upload_reservations')
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
         .where('owner_id', '=', input.ownerId)
-        .where('kind', '=', 'tus')
+        .where('kind', 'in', ['tus', 'chunk'])
         .executeTakeFirst();
       if (Number(open?.n ?? 0) >= max) throw tooManyOpenUploads(max);
     }
@@ -85,7 +86,7 @@ export async function withPlainReservation<T>(ctx: AppContext, policy: UploadPol
  * The database half of the upload sweep (tus.ts sweepUploads handles the files first): keeps the
  * reservations of plain uploads this process is still reading, and removes reservations with no
  * sign of life, plain ones after `upload_idle_seconds` (their request died with its process) and
- * tus ones after `upload_abandon_seconds` (an upload whose files are gone or were never made).
+ * tus and chunked ones after `upload_abandon_seconds` (an upload whose files are gone or were never made).
  */
 export async function sweepReservations(ctx: AppContext, settings: Settings): Promise<number> {
   const now = ctx.clock.now();
@@ -96,7 +97,7 @@ export async function sweepReservations(ctx: AppContext, settings: Settings): Pr
   const abandonedBefore = new Date(now.getTime() - settings.upload_abandon_seconds * 1000).toISOString();
   const removed = await ctx.db
     .deleteFrom('upload_reservations')
-    .where((eb) => eb.or([eb.and([eb('kind', '=', 'plain'), eb('touched_at', '<', idleBefore)]), eb.and([eb('kind', '=', 'tus'), eb('touched_at', '<', abandonedBefore)])]))
+    .where((eb) => eb.or([eb.and([eb('kind', '=', 'plain'), eb('touched_at', '<', idleBefore)]), eb.and([eb('kind', 'in', ['tus', 'chunk']), eb('touched_at', '<', abandonedBefore)])]))
     .executeTakeFirst();
   return Number(removed.numDeletedRows ?? 0);
 }

@@ -18,6 +18,7 @@ import { checkBeforeBytes, uploadPolicy } from './limits.ts';
 import { releaseReservation, reserve, sweepReservations, touchReservation } from './reservations.ts';
 import { relativeFolders, uploadName } from './names.ts';
 import { completeTusUpload, readUploadInfo, type StoredUpload } from './tus-finish.ts';
+import { sweepChunks } from './chunks.ts';
 
 /**
  * Resumable uploads over tus 1.0 at /api/upload/tus (@tus/server + @tus/file-store): core,
@@ -287,7 +288,8 @@ async function answerFinished(ctx: AppContext, req: IncomingMessage, res: Server
 /**
  * The upload sweep: unfinished tus uploads that received nothing for `upload_abandon_seconds` or
  * began more than UPLOAD_EXPIRY_SECONDS ago (their data, metadata and reservation), finished
- * records after UPLOAD_EXPIRY_SECONDS, data files without metadata, temporary blob files no live
+ * records after UPLOAD_EXPIRY_SECONDS, data files without metadata, chunked uploads' partials
+ * (chunks.ts sweepChunks, by the same rules), temporary blob files no live
  * request is writing and untouched for `upload_idle_seconds` (a plain upload whose request or
  * process died), then reservations with no sign of life (reservations.ts sweepReservations).
  * Driven by ctx.clock, so a test runs it with a later clock instead of waiting.
@@ -338,6 +340,7 @@ export async function sweepUploads(ctx: AppContext): Promise<{ removed: number }
       removed += 1;
     }
   }
+  removed += await sweepChunks(ctx, settings);
   removed += (await ctx.blobs.sweepTemporary?.(new Date(now - settings.upload_idle_seconds * 1000))) ?? 0;
   const released = await sweepReservations(ctx, settings);
   if (removed > 0 || released > 0) ctx.logger.info({ removed, released }, 'swept expired uploads');

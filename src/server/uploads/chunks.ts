@@ -1,0 +1,380 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ServerResponse } from 'node:http';
+import type { AppContext } from '../context.ts';
+import * as q from '../files/queries.ts';
+import type { ItemWithCount } from '../files/queries.ts';
+import { newBlobKey } from '../files/service.ts';
+import { sendJson } from '../http/data-auth.ts';
+import { AppError, badRequest, isAppError, notFound, validationError } from '../http/errors.ts';
+import type { Settings } from '../settings/service.ts';
+import { findFileByBlobKey, finishUpload } from './finish.ts';
+import { discardBlob, recordIntent } from './intents.ts';
+import { committedBytes, freeBytes, overQuota, tooLarge, uploadLimit, type UploadPolicy } from './limits.ts';
+import { releaseReservation, tooManyOpenUploads } from './reservations.ts';
+import { CountingSniffer, judgeType, readHead } from './sniff.ts';
+
+/**
+ * Chunked uploads through POST /api/upload (SPEC §7 "Chunk upload through the store"): the
+ * multipart form of a plain upload plus three fields, all sent before the file part:
+ *
+ * - `upload_id`: the client's random id for this file, 16 to 64 of `A-Z a-z 0-9 _ -` (a UUID will
+ *   do); the same on every chunk of the file. It is bound to whoever sent the first chunk (the
+ *   user, or the share link / upload request of a token holder) and to the target (`filename`,
+ *   `parent_id`, `path`): another user's id is simply not found (404), the same id with another
+ *   target is a 422.
+ * - `offset`: where this chunk starts in the file, in bytes (0 for the first). Anything but the
+ *   bytes received so far is a 409 `offset_mismatch` with the current `offset` in the body (and
+ *   `Upload-Offset`), changing nothing: a chunk retried after a lost answer is not appended twice.
+ * - `is_last`: `true` or `false` (`1`/`0`), required with `upload_id`. The file appears, once, when
+ *   the last chunk is in; earlier chunks are answered 200 `{ upload_id, offset }`. Without
+ *   `upload_id`, `is_last` may be absent or true: the one-shot upload of plain.ts.
+ *
+ * A chunk holds at most `chunk_size_bytes` (a setting) + CHUNK_SLACK bytes (more: 413
+ * `chunk_too_large`, the chunk not appended). The bytes are counted as they arrive against
+ * `upload_limit_bytes` (413) and the free quota (423), and the running total is held as a quota
+ * reservation (kind `chunk`, counted with tus uploads against `max_open_uploads`). A file the
+ * limits, the blacklist or the server refuse (413 `upload_limit_exceeded`, 422, 423, 500) is
+ * over: its partial bytes and reservation go. A chunk cut off or malformed (400) is dropped and
+ * may be sent again at the same offset.
+ *
+ * Partial bytes live in DATA_DIR/uploads/chunks (`<key>` and `<key>.json`, the key a hash of the
+ * binding and the upload id), so they survive a restart; the upload sweep removes a partial that
+ * received nothing for `upload_abandon_seconds`, any after UPLOAD_EXPIRY_SECONDS. The last chunk
+ * finishes through finish.ts with an intent like every upload path: the data file is renamed into
+ * the blob store and recorded in one transaction, so the file appears exactly once. A last chunk
+ * repeated after that is a 409 `upload_complete` with `item_id`. A crash while finishing leaves
+ * the intent, which the start-up recovery removes with the blob (as for a plain upload); the next
+ * chunk of that id is then a 410, and the file must be sent again.
+ */
+export const CHUNK_SLACK = 64 * 1024;
+const UPLOAD_ID = /^[A-Za-z0-9_-]{16,64}$/;
+const KEY = /^[0-9a-f]{64}$/;
+
+export interface ChunkFields {
+  uploadId: string;
+  offset: number;
+  isLast: boolean;
+}
+
+/** The chunk fields of a form, checked (422 on a bad one); null for a one-shot upload. */
+export function chunkFields(fields: Record<string, string>): ChunkFields | null {
+  const errors: Record<string, string[]> = {};
+  const rawLast = fields.is_last;
+  let isLast = true;
+  if (rawLast !== undefined) {
+    const value = rawLast.trim().toLowerCase();
+    if (value === 'true' || value === '1') isLast = true;
+    else if (value === 'false' || value === '0') isLast = false;
+    else errors.is_last = ['is_last must be true or false.'];
+  }
+  const uploadId = fields.upload_id;
+  if (uploadId === undefined) {
+    if (fields.offset !== undefined) errors.upload_id = ['An offset needs an upload_id.'];
+    else if (!isLast && !errors.is_last) errors.upload_id = ['A chunk that is not the last needs an upload_id, sent before the file.'];
+    if (Object.keys(errors).length) throw validationError(errors);
+    return null;
+  }
+  if (rawLast === undefined) errors.is_last = ['is_last (true or false) is required with upload_id, sent before the file.'];
+  if (!UPLOAD_ID.test(uploadId)) errors.upload_id = ['upload_id must be 16 to 64 letters, digits, "_" or "-".'];
+  const rawOffset = fields.offset ?? '';
+  const offset = /^(0|[1-9][0-9]{0,15})$/.test(rawOffset) ? Number(rawOffset) : NaN;
+  if (!Number.isSafeInteger(offset)) errors.offset = ['offset must be the byte offset of this chunk (0 for the first), sent before the file.'];
+  if (Object.keys(errors).length) throw validationError(errors);
+  return { uploadId, offset, isLast };
+}
+
+/** A refusal that carries the upload's state in its body (a 409). */
+class ChunkConflict extends AppError {
+  readonly body: Record<string, unknown>;
+  constructor(message: string, code: string, body: Record<string, unknown>) {
+    super(409, message, { code, headers: { 'Upload-Offset': String(body.offset) } });
+    this.body = body;
+  }
+}
+
+/** Answers a ChunkConflict with its body; false for any other error. */
+export function sendChunkConflict(res: ServerResponse, error: unknown): boolean {
+  if (!(error instanceof ChunkConflict)) return false;
+  sendJson(res, 409, { message: error.message, code: error.code, ...error.body }, error.headers ?? {});
+  return true;
+}
+
+interface PartialUpload {
+  upload_id: string;
+  binding: string;
+  owner_id: string;
+  filename: string;
+  parent_id: string | null;
+  path: string;
+  /** Bytes received (and appended) so far: the data file is truncated back to this before a chunk. */
+  offset: number;
+  created_at: string;
+  touched_at: string;
+  /** Set before the data file moves into the blob store. */
+  finishing?: { blob_key: string };
+  finished?: { item_id: string; at: string };
+}
+
+export const chunksDirectory = (ctx: AppContext) => path.join(ctx.config.dataDir, 'uploads', 'chunks');
+const reservationId = (key: string) => `chunk:${key}`;
+
+function keyOf(binding: string, uploadId: string): string {
+  return createHash('sha256').update(`${binding}\0${uploadId}`).digest('hex');
+}
+
+async function readPartial(directory: string, key: string): Promise<PartialUpload | undefined> {
+  try {
+    return JSON.parse(await readFile(path.join(directory, `${key}.json`), 'utf8')) as PartialUpload;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written beside and renamed over, so a crash leaves the old state or the new, never half. */
+async function writePartial(directory: string, key: string, partial: PartialUpload): Promise<void> {
+  const file = path.join(directory, `${key}.json`);
+  const tmp = `${file}.${randomUUID()}.tmp`;
+  await writeFile(tmp, JSON.stringify(partial));
+  await rename(tmp, file);
+}
+
+async function removePartial(ctx: AppContext, directory: string, key: string): Promise<void> {
+  await rm(path.join(directory, key), { force: true });
+  await rm(path.join(directory, `${key}.json`), { force: true });
+  await releaseReservation(ctx.db, reservationId(key));
+}
+
+/** Partials a request of this process is writing: one chunk at a time per upload, and the sweep leaves them alone. */
+const live = new Set<string>();
+
+/**
+ * Sets the upload's reservation to its running total, atomically checked against the quota (and,
+ * for a new upload, the open-upload cap), and drops this request's own reservation of its body
+ * (`transit`, plain.ts), which the chunk's bytes now take over.
+ */
+async function holdTotal(ctx: AppContext, policy: UploadPolicy, input: { key: string; ownerId: string; bytes: number; transit: string | null; isNew: boolean }): Promise<void> {
+  const id = reservationId(input.key);
+  const at = ctx.clock.now().toISOString();
+  await ctx.db.transaction().execute(async (tx) => {
+    if (ctx.config.database.dialect === 'postgres') await q.lockOwnerTree(tx, input.ownerId);
+    if (input.transit) await releaseReservation(tx, input.transit);
+    const max = policy.settings.max_open_uploads;
+    if (input.isNew && max > 0) {
+      const open = await tx
+        .selectFrom('upload_reservations')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('owner_id', '=', input.ownerId)
+        .where('kind', 'in', ['tus', 'chunk'])
+        .where('id', '!=', id)
+        .executeTakeFirst();
+      if (Number(open?.n ?? 0) >= max) throw tooManyOpenUploads(max);
+    }
+    if (policy.capacity !== null && (await committedBytes(tx, input.ownerId, id)) + input.bytes > policy.capacity) throw overQuota();
+    await tx
+      .insertInto('upload_reservations')
+      .values({ id, owner_id: input.ownerId, kind: 'chunk', bytes: input.bytes, created_at: at, touched_at: at })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ bytes: input.bytes, touched_at: at }))
+      .execute();
+  });
+}
+
+export interface ChunkInput {
+  /** The user's id, or `share:{id}` / `request:{id}` for a token holder (as tus.ts binds uploads). */
+  binding: string;
+  ownerId: string;
+  target: { name: string; parentId: string | null; folders: string[] };
+  declaredType: string | null | undefined;
+  chunk: ChunkFields;
+  /** This request's reservation of its declared body (plain.ts), released once the chunk is counted in. */
+  transit: string | null;
+}
+
+export type ChunkResult = { item: ItemWithCount } | { uploadId: string; offset: number };
+
+/** Appends one chunk (see above); the item once the last is in, else the new offset. */
+export async function receiveChunk(ctx: AppContext, policy: UploadPolicy, source: Readable, input: ChunkInput): Promise<ChunkResult> {
+  const directory = chunksDirectory(ctx);
+  const key = keyOf(input.binding, input.chunk.uploadId);
+  if (live.has(key)) {
+    const current = await readPartial(directory, key);
+    throw new ChunkConflict('A chunk of this upload is being received; wait for its answer.', 'chunk_in_progress', { offset: current?.offset ?? 0 });
+  }
+  live.add(key);
+  try {
+    return await receiveLocked(ctx, policy, source, input, directory, key, await readPartial(directory, key));
+  } finally {
+    live.delete(key);
+  }
+}
+
+async function receiveLocked(ctx: AppContext, policy: UploadPolicy, source: Readable, input: ChunkInput, directory: string, key: string, existing: PartialUpload | undefined): Promise<ChunkResult> {
+  const { chunk, target } = input;
+  const now = ctx.clock.now().toISOString();
+  if (existing) {
+    const same = existing.filename === target.name && existing.parent_id === target.parentId && existing.path === target.folders.join('/');
+    if (!same) throw validationError({ upload_id: ['This upload_id belongs to another file (its name, folder or path differ).'] });
+    if (existing.finished) throw new ChunkConflict('The upload is complete.', 'upload_complete', { offset: existing.offset, item_id: existing.finished.item_id });
+    if (existing.finishing) return settleCrashed(ctx, directory, key, existing);
+    if (chunk.offset !== existing.offset) throw new ChunkConflict(`The upload is at offset ${existing.offset}; send the chunk that starts there.`, 'offset_mismatch', { offset: existing.offset });
+  } else if (chunk.offset !== 0) {
+    // Never begun, swept, or someone else's: the same answer for each.
+    throw notFound('The upload was not found; start it again at offset 0.');
+  }
+  const partial: PartialUpload = existing ?? {
+    upload_id: chunk.uploadId, binding: input.binding, owner_id: input.ownerId, filename: target.name, parent_id: target.parentId,
+    path: target.folders.join('/'), offset: 0, created_at: now, touched_at: now,
+  };
+  const total = partial.offset;
+  const file = path.join(directory, key);
+  await mkdir(directory, { recursive: true });
+  if (existing && total > 0 && ((await stat(file).catch(() => null))?.size ?? 0) < total) {
+    // Its bytes are gone (removed by hand, a disk restored from an older copy): it cannot go on.
+    await removePartial(ctx, directory, key);
+    throw lostUpload();
+  }
+
+  // The chunk's bytes, counted against the chunk cap, the upload limit and the free quota (whose
+  // committed bytes hold this upload's running total already) as they arrive.
+  const cap = policy.settings.chunk_size_bytes + CHUNK_SLACK;
+  const limit = uploadLimit(policy);
+  const free = await freeBytes(ctx.db, input.ownerId, policy, input.transit);
+  const forLimit = limit === null ? Number.POSITIVE_INFINITY : limit - total;
+  const counter = new CountingSniffer({
+    max: Math.min(cap, forLimit, free ?? Number.POSITIVE_INFINITY),
+    tooMany: () => (counter.bytes > cap ? chunkTooLarge(cap) : counter.bytes > forLimit ? tooLarge(policy) : overQuota()),
+    // The first chunk's head judges the type, so a refused one stops before more is sent.
+    onHead: async (head) => {
+      if (total === 0) await judgeType(policy, head, target.name, input.declaredType);
+    },
+  });
+  if (source.destroyed && !source.readableEnded) throw badRequest('The upload was cut off.');
+  let failure: unknown;
+  // The client's faults (a malformed part, a body cut short) are 400s; the chunk may be sent again.
+  source.on('error', (error) => {
+    failure ??= badRequest(`The multipart body is malformed or incomplete (${error instanceof Error ? error.message : String(error)}).`);
+  });
+  source.on('close', () => {
+    if (!source.readableEnded) counter.destroy(badRequest('The upload was cut off.'));
+  });
+  counter.on('error', (error) => {
+    failure ??= error;
+  });
+  try {
+    if (existing && total > 0) await truncate(file, total);
+    await pipeline(source, counter, createWriteStream(file, { flags: existing && total > 0 ? 'r+' : 'w', start: total }));
+  } catch (error) {
+    const reason = failure ?? error;
+    await dropChunk(ctx, directory, key, existing, total, reason);
+    throw reason;
+  }
+  try {
+    partial.offset = total + counter.bytes;
+    partial.touched_at = now;
+    await holdTotal(ctx, policy, { key, ownerId: input.ownerId, bytes: partial.offset, transit: input.transit, isNew: !existing });
+    await writePartial(directory, key, partial);
+  } catch (error) {
+    await dropChunk(ctx, directory, key, existing, total, error);
+    throw error;
+  }
+  if (!chunk.isLast) return { uploadId: chunk.uploadId, offset: partial.offset };
+  return { item: await finishChunked(ctx, policy, directory, key, partial, input.declaredType) };
+}
+
+function chunkTooLarge(cap: number): AppError {
+  return new AppError(413, `A chunk may hold at most ${cap} bytes; send smaller chunks.`, { code: 'chunk_too_large' });
+}
+
+/**
+ * After a failed chunk: a chunk cut off, malformed or over the chunk cap is dropped (the file is
+ * truncated back, a new upload removed) and may be sent again; any other refusal ends the upload.
+ */
+async function dropChunk(ctx: AppContext, directory: string, key: string, existing: PartialUpload | undefined, total: number, error: unknown): Promise<void> {
+  const retryable = isAppError(error) && (error.status === 400 || error.code === 'chunk_too_large');
+  try {
+    if (retryable && existing) await truncate(path.join(directory, key), total);
+    else await removePartial(ctx, directory, key);
+  } catch (cleanup) {
+    ctx.logger.error({ err: cleanup, key }, 'could not clean up a failed chunk');
+  }
+}
+
+/** The last chunk is in: the data file becomes the item, exactly once (finish.ts and its intent). */
+async function finishChunked(ctx: AppContext, policy: UploadPolicy, directory: string, key: string, partial: PartialUpload, declaredType: string | null | undefined): Promise<ItemWithCount> {
+  const file = path.join(directory, key);
+  let item: ItemWithCount;
+  let blobKey: string | null = null;
+  try {
+    const mimetype = await judgeType(policy, await readHead(file), partial.filename, declaredType);
+    blobKey = newBlobKey(partial.owner_id);
+    await writePartial(directory, key, { ...partial, finishing: { blob_key: blobKey } });
+    await recordIntent(ctx, { blob_key: blobKey, owner_id: partial.owner_id, upload_id: null, finish: null });
+    const stored = await ctx.blobs.adopt(blobKey, file);
+    item = await finishUpload(ctx, policy, {
+      ownerId: partial.owner_id, parentId: partial.parent_id, folders: partial.path ? partial.path.split('/') : [], name: partial.filename,
+      mimetype, size: stored.size, blobKey, reservationId: reservationId(key),
+    });
+  } catch (error) {
+    // Refused at the end (the type, the quota, the folder gone): the upload is over (finishUpload
+    // removed its blob already; one that failed before it is removed here).
+    if (blobKey) await discardBlob(ctx, blobKey);
+    await removePartial(ctx, directory, key).catch((e: unknown) => ctx.logger.error({ err: e, key }, 'could not remove a refused chunked upload'));
+    throw error;
+  }
+  await writePartial(directory, key, { ...partial, finished: { item_id: item.id, at: ctx.clock.now().toISOString() } });
+  return item;
+}
+
+/** A partial a crash caught while finishing: its item if it was recorded, else it is lost (410). */
+async function settleCrashed(ctx: AppContext, directory: string, key: string, partial: PartialUpload): Promise<never> {
+  const item = await findFileByBlobKey(ctx.db, partial.finishing!.blob_key);
+  if (item) {
+    await writePartial(directory, key, { ...partial, finished: { item_id: item.id, at: ctx.clock.now().toISOString() } });
+    throw new ChunkConflict('The upload is complete.', 'upload_complete', { offset: partial.offset, item_id: item.id });
+  }
+  await removePartial(ctx, directory, key);
+  throw lostUpload();
+}
+
+const lostUpload = () => new AppError(410, 'The upload was lost; send the file again.', { code: 'upload_lost' });
+
+/**
+ * The chunk half of the upload sweep (tus.ts sweepUploads): partials that received nothing for
+ * `upload_abandon_seconds` or began more than UPLOAD_EXPIRY_SECONDS ago, with their reservations;
+ * finished records after UPLOAD_EXPIRY_SECONDS; data files without a record after that too.
+ * Partials this process is writing are left alone. Driven by ctx.clock.
+ */
+export async function sweepChunks(ctx: AppContext, settings: Settings): Promise<number> {
+  const directory = chunksDirectory(ctx);
+  const now = ctx.clock.now().getTime();
+  const expired = now - ctx.config.uploads.expiryMs;
+  const abandoned = now - settings.upload_abandon_seconds * 1000;
+  const names = await readdir(directory).catch(() => [] as string[]);
+  const records = new Set(names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5)).filter((k) => KEY.test(k)));
+  let removed = 0;
+  for (const key of records) {
+    if (live.has(key)) continue;
+    const partial = await readPartial(directory, key);
+    const created = Date.parse(partial?.created_at ?? '');
+    const touched = Date.parse(partial?.touched_at ?? '');
+    const keep = partial?.finished
+      ? Date.parse(partial.finished.at) > expired
+      : Number.isFinite(created) && created > expired && Number.isFinite(touched) && touched > abandoned;
+    if (keep) continue;
+    await removePartial(ctx, directory, key);
+    removed += 1;
+  }
+  for (const name of names) {
+    if (!KEY.test(name) || records.has(name) || live.has(name)) continue;
+    const s = await stat(path.join(directory, name)).catch(() => null);
+    if (s && s.mtimeMs < expired) {
+      await rm(path.join(directory, name), { force: true });
+      removed += 1;
+    }
+  }
+  return removed;
+}
