@@ -20,7 +20,7 @@ import {
 import { useT } from '../../stores/i18n.ts';
 import { actionsFor, moveWithFeedback, openItem, runAction, type ActionContext } from './actions.ts';
 import { dropTarget, setDragItems } from './dnd.ts';
-import { ItemContextMenu } from './ItemContextMenu.tsx';
+import { ItemContextMenu, openContextMenuFromKeyboard } from './ItemContextMenu.tsx';
 import { ItemIcon } from './ItemIcon.tsx';
 
 const ROW_HEIGHT = 60;
@@ -44,6 +44,8 @@ export function ItemsView({ listing, favourites }: { listing: Listing; favourite
   const [focused, setFocused] = useState<string | null>(null);
   const items = listing.items;
   const selected = new Set(selection);
+  // The active item may have left the listing (trashed, moved): the list then starts again at the top.
+  const active = focused && items.some((i) => i.id === focused) ? focused : null;
 
   useLayoutEffect(() => {
     const el = container.current;
@@ -88,8 +90,25 @@ export function ItemsView({ listing, favourites }: { listing: Listing; favourite
     virtualizer.scrollToIndex(Math.floor(items.indexOf(item) / columns), { align: 'auto' });
   };
 
+  // A closing dialog gives focus back to the item it was about (see restoreFocus in the dialog store).
+  useEffect(() => {
+    const el = container.current;
+    if (!el) return;
+    const activate = (event: Event) => {
+      const id = (event as CustomEvent<string>).detail;
+      const index = items.findIndex((i) => i.id === id);
+      if (index === -1) return;
+      setFocused(id);
+      virtualizer.scrollToIndex(Math.floor(index / columns), { align: 'auto' });
+    };
+    el.addEventListener('activate-item', activate);
+    return () => el.removeEventListener('activate-item', activate);
+  }, [items, columns, virtualizer]);
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const current = focused ? items.findIndex((i) => i.id === focused) : -1;
+    // Keys pressed in an item's context menu bubble here through its portal: they are the menu's.
+    if (event.target !== event.currentTarget) return;
+    const current = active ? items.findIndex((i) => i.id === active) : -1;
     const run = (id: string) => {
       const action = actionsFor(context(selectedItems())).find((a) => a.id === id);
       if (action) void runAction(action, context(selectedItems()));
@@ -107,6 +126,15 @@ export function ItemsView({ listing, favourites }: { listing: Listing; favourite
     } else if (event.key === 'Delete' || (event.key === 'Backspace' && (event.metaKey || event.ctrlKey))) {
       event.preventDefault();
       run(listing.source.kind === 'trash' ? 'delete-forever' : 'trash');
+    } else if ((event.key === 'F10' && event.shiftKey) || event.key === 'ContextMenu') {
+      // The item's own context menu, as a right-click on it would open.
+      event.preventDefault();
+      const item = items[current === -1 ? 0 : current];
+      if (!item) return;
+      if (current === -1) setFocused(item.id);
+      if (!selected.has(item.id)) selectItem(item.id, 'single');
+      const el = document.getElementById(`item-${item.id}`);
+      if (el) openContextMenuFromKeyboard(el);
     } else if (event.key === 'F2') {
       event.preventDefault();
       run('rename');
@@ -127,12 +155,15 @@ export function ItemsView({ listing, favourites }: { listing: Listing; favourite
       role="listbox"
       aria-multiselectable
       aria-label={t('files.items')}
-      aria-activedescendant={focused ? `item-${focused}` : undefined}
+      aria-activedescendant={active ? `item-${active}` : undefined}
       tabIndex={0}
+      data-skip-target
       onKeyDown={onKeyDown}
-      onFocus={() => {
-        if (!focused && items[0]) setFocused(items[0].id);
+      onFocus={(event) => {
+        if (event.target === event.currentTarget && !active && items[0]) setFocused(items[0].id);
       }}
+      // The menu key's own contextmenu event lands on the list, not an item: the keydown above opens the item's menu.
+      onContextMenu={(event) => event.target === event.currentTarget && event.preventDefault()}
       className="group/list relative rounded-card outline-none"
       style={{ height: virtualizer.getTotalSize() }}
       data-testid="items"
@@ -150,7 +181,7 @@ export function ItemsView({ listing, favourites }: { listing: Listing; favourite
               item={item}
               view={view}
               selected={selected.has(item.id)}
-              focused={focused === item.id}
+              focused={active === item.id}
               multi={multi}
               listing={listing}
               context={() => context(selected.has(item.id) ? selectedItems() : [item])}
