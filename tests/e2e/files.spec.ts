@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, shot, signUpAndOpen, test } from './fixtures.ts';
+import { expect, expectNoSeriousA11yViolations, shot, signUpAndOpen, test } from './fixtures.ts';
 import { e2eContext, seedFiles } from './seed.ts';
 
 const headers = () => ({ Origin: process.env.E2E_BASE_URL!, 'X-Requested-With': 'XMLHttpRequest' });
@@ -29,6 +29,7 @@ test('a person creates nested folders, renames, moves by picker and by drag, fav
   await signUpAndOpen(page);
   await expect(page.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
   await shot(page, 'files-empty-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-empty-light-desktop');
 
   await createFolderInUi(page, 'Projects');
   await createFolderInUi(page, 'Archive');
@@ -87,6 +88,7 @@ test('a person creates nested folders, renames, moves by picker and by drag, fav
   await item(page, 'Archive').dragTo(page.getByTestId('favourites'));
   await expect(page.getByTestId('favourites').getByRole('link', { name: /Archive/ })).toBeVisible();
   await shot(page, 'files-list-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-list-light-desktop');
 
   // Search with Ctrl+K finds the folder moved into Archive and opens it.
   await page.keyboard.press('Control+k');
@@ -112,6 +114,7 @@ test('a person creates nested folders, renames, moves by picker and by drag, fav
   await page.getByRole('navigation', { name: 'Folders' }).getByRole('link', { name: 'Trash' }).click();
   await expect(item(page, 'Taxes 2026')).toBeVisible();
   await shot(page, 'trash-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'trash-light-desktop');
   await page.getByRole('button', { name: 'Empty trash' }).click();
   await page.getByRole('dialog', { name: 'Empty the trash?' }).getByRole('button', { name: 'Empty trash' }).click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Your trash was successfully cleared.' })).toBeVisible();
@@ -151,6 +154,7 @@ test('the view, sorting and details panel are remembered after a reload; multi-s
   await page.keyboard.press('Escape');
   await expect(page.getByRole('option', { selected: true })).toHaveCount(0);
   await shot(page, 'files-grid-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-grid-light-desktop');
 
   await page.reload();
   await expect(page.getByTestId('items')).toHaveAttribute('data-view', 'grid');
@@ -196,12 +200,15 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.reload();
       await expect(item(page, 'Photos')).toBeVisible();
       await shot(page, `files-${scheme}-${label}-list`);
+      await expectNoSeriousA11yViolations(page, `files-${scheme}-${label}-list`);
       await page.goto('/platform/trash');
       await expect(page.getByRole('heading', { name: 'Your trash is empty' })).toBeVisible();
       await shot(page, `trash-empty-${scheme}-${label}`);
+      await expectNoSeriousA11yViolations(page, `trash-empty-${scheme}-${label}`);
       await page.goto('/platform/recent-uploads');
       await expect(page.getByRole('heading', { name: 'No uploads yet' })).toBeVisible();
       await shot(page, `recent-empty-${scheme}-${label}`);
+      await expectNoSeriousA11yViolations(page, `recent-empty-${scheme}-${label}`);
     });
   }
 }
@@ -226,6 +233,7 @@ test('a folder that does not exist says so once, in the list, with a way home', 
   await expect(page.getByRole('heading', { name: 'This folder could not be opened' })).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await shot(page, 'files-missing-folder-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-missing-folder-light-desktop');
   await page.getByRole('link', { name: 'Open my files' }).click();
   await expect(page).toHaveURL(/\/platform\/files$/);
   await expect(page.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
@@ -286,6 +294,7 @@ test('on a phone a long press selects and turns on multi-select', async ({ page 
   await item(page, 'Wallet').click();
   await expect(page.getByRole('option', { selected: true })).toHaveCount(2);
   await shot(page, 'files-multiselect-light-phone');
+  await expectNoSeriousA11yViolations(page, 'files-multiselect-light-phone');
 });
 
 test.describe('on a touch screen', () => {
@@ -315,6 +324,7 @@ test.describe('on a touch screen', () => {
     await expect(menu.getByRole('menuitem', { name: 'Open' })).toBeVisible();
     await expect(menu.getByTestId('shortcut').first()).toBeHidden();
     await shot(page, 'files-touch-menu-light-phone');
+    await expectNoSeriousA11yViolations(page, 'files-touch-menu-light-phone');
     await menu.getByRole('menuitem', { name: 'Open' }).click();
     await expect(page.getByRole('dialog')).toBeVisible();
   });
@@ -327,4 +337,5 @@ test('emoji in names draw with the bundled emoji font, not as boxes', async ({ p
   await expect(item(page, 'Holidays 🏖️ 2026')).toBeVisible();
   await expect.poll(() => page.evaluate(() => [...document.fonts].some((f) => f.family.replaceAll('"', '') === 'Twemoji Text' && f.status === 'loaded'))).toBe(true);
   await shot(page, 'files-emoji-name-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-emoji-name-light-desktop');
 });

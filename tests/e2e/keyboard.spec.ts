@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, shot, signUpAndOpen, test } from './fixtures.ts';
+import { expect, expectNoSeriousA11yViolations, shot, signUpAndOpen, test } from './fixtures.ts';
 
 const headers = () => ({ Origin: process.env.E2E_BASE_URL!, 'X-Requested-With': 'XMLHttpRequest' });
 
@@ -55,6 +55,7 @@ test('from a fresh page the keyboard reaches the file list within 5 presses, thr
   // The first item is the active one, and it shows a focus ring.
   expect(await activeItemName(page)).toBe(await firstItem(page));
   await shot(page, 'keyboard-list-focused');
+  await expectNoSeriousA11yViolations(page, 'keyboard-list-focused');
 });
 
 test('Skip to content lands in the file list; arrows move the active item', async ({ page }) => {
@@ -90,6 +91,7 @@ for (const key of ['Shift+F10', 'ContextMenu']) {
     await expect(menu).toBeVisible();
     await expect(menu.getByRole('menuitem').first()).toBeFocused();
     await shot(page, `keyboard-menu-${key === 'ContextMenu' ? 'key' : 'shift-f10'}`);
+    await expectNoSeriousA11yViolations(page, `keyboard-menu-${key === 'ContextMenu' ? 'key' : 'shift-f10'}`);
     await page.keyboard.press('Escape');
     await expect(menu).toBeHidden();
     await expect(list(page)).toBeFocused();
@@ -162,6 +164,7 @@ test('the folder tree is one tab stop; arrows move in it, Right and Left expand 
   await page.keyboard.press('End');
   await expect(treeitem('Delta')).toBeFocused();
   await shot(page, 'keyboard-tree-focused');
+  await expectNoSeriousA11yViolations(page, 'keyboard-tree-focused');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`/platform/files/${ids.Delta}$`));
   await expect(page.getByRole('heading', { name: 'Delta', level: 1 })).toBeVisible();

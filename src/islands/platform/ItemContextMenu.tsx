@@ -21,7 +21,10 @@ export function openContextMenuFromKeyboard(element: HTMLElement): void {
 /** Right-click (or long-press on touch, or Shift+F10) menu over an item, built from the shared action list. */
 export function ItemContextMenu({ context, onOpen, children }: { context: () => ActionContext; onOpen: () => void; children: ReactNode }) {
   return (
+    // Not modal: a modal menu hides the page with aria-hidden while its links stay focusable, and
+    // outside clicks close it either way.
     <ContextMenu.Root
+      modal={false}
       onOpenChange={(open) => {
         if (!open) return;
         rememberMenuOpener();

@@ -250,14 +250,20 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
   const detail = item.type === 'folder' ? t('files.items_count', { count: a.items ?? 0 }) : formatSize(a.size);
   const date = formatDate(a.deleted_at ?? a.created_at);
 
-  const handlers = {
+  // The option is the icon and name alone: its accessible name is the item's name, and every text
+  // inside an option must be part of its name (label in name, WCAG 2.5.3). Size and date sit beside
+  // it in the row, and are its description. The row takes the pointer and drag handling.
+  const option = {
     id: `item-${item.id}`,
     role: 'option' as const,
     'aria-selected': selected,
     'data-item-id': item.id,
     'data-testid': 'item',
     'aria-labelledby': `item-${item.id}-name`,
+    'aria-describedby': `item-${item.id}-detail item-${item.id}-date`,
     title: a.name,
+  };
+  const handlers = {
     draggable: listing.source.kind !== 'trash',
     onClick: (e: React.MouseEvent) => {
       onFocus();
@@ -301,18 +307,23 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
   if (view === 'grid') {
     return (
       <ItemContextMenu context={context} onOpen={() => !selected && selectItem(item.id, 'single')}>
-        <div {...handlers} className={`relative flex h-[176px] cursor-default flex-col items-center justify-center gap-3 rounded-card border border-border bg-surface p-3 text-center transition-colors select-none ${ring} ${focusRing}`}>
+        <div {...handlers} className={`relative flex h-[176px] cursor-default flex-col items-center justify-center rounded-card border border-border bg-surface p-3 text-center transition-colors select-none ${ring} ${focusRing}`}>
           {check && <span className="absolute top-2.5 left-2.5">{check}</span>}
-          <ItemIcon item={item} size="lg" />
-          <div className="w-full min-w-0">
-            <div className="flex min-w-0 items-center justify-center gap-1">
+          <div {...option} className="flex w-full min-w-0 flex-col items-center gap-3">
+            <ItemIcon item={item} size="lg" />
+            <div className="flex w-full min-w-0 items-center justify-center gap-1">
               <p id={`item-${item.id}-name`} className="truncate text-sm font-semibold">
                 {a.name}
               </p>
               {item.relationships.shared && <SharedIcon className="size-3.5" />}
             </div>
-            <p className="mt-0.5 truncate text-xs text-muted">{detail}</p>
           </div>
+          <p id={`item-${item.id}-detail`} className="mt-0.5 w-full truncate text-xs text-muted" aria-hidden>
+            {detail}
+          </p>
+          <span id={`item-${item.id}-date`} hidden>
+            {date}
+          </span>
         </div>
       </ItemContextMenu>
     );
@@ -321,20 +332,25 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
     <ItemContextMenu context={context} onOpen={() => !selected && selectItem(item.id, 'single')}>
       <div {...handlers} className={`flex h-[56px] cursor-default items-center gap-3 rounded-control px-3 transition-colors select-none ${ring} ${focusRing}`}>
         {check}
-        <ItemIcon item={item} />
-        <div className="min-w-0 flex-1">
-          <div className="flex min-w-0 items-center gap-1.5">
-            <p id={`item-${item.id}-name`} className="truncate text-[15px] font-medium">
-              {a.name}
-            </p>
-            {item.relationships.shared && <SharedIcon className="size-4" />}
+        <div {...option} className="flex min-w-0 flex-1 items-center gap-3">
+          <ItemIcon item={item} />
+          <div className="min-w-0 flex-1">
+            <div className="flex min-w-0 items-center gap-1.5">
+              <p id={`item-${item.id}-name`} className="truncate text-[15px] font-medium">
+                {a.name}
+              </p>
+              {item.relationships.shared && <SharedIcon className="size-4" />}
+            </div>
+            {/* The phone's size and date line repeats the description: drawn (not text) so the option's text stays its name. */}
+            <p className="truncate text-xs text-muted before:content-[attr(data-line)] sm:hidden" data-line={`${detail} · ${date}`} aria-hidden />
           </div>
-          <p className="truncate text-xs text-muted sm:hidden">
-            {detail} · {date}
-          </p>
         </div>
-        <span className="hidden w-28 shrink-0 text-right text-sm text-muted tabular-nums sm:block">{detail}</span>
-        <span className="hidden w-32 shrink-0 text-right text-sm text-muted sm:block">{date}</span>
+        <span id={`item-${item.id}-detail`} className="hidden w-28 shrink-0 text-right text-sm text-muted tabular-nums sm:block" aria-hidden>
+          {detail}
+        </span>
+        <span id={`item-${item.id}-date`} className="hidden w-32 shrink-0 text-right text-sm text-muted sm:block" aria-hidden>
+          {date}
+        </span>
       </div>
     </ItemContextMenu>
   );
