@@ -165,6 +165,21 @@ test('the folder tree is one tab stop; arrows move in it, Right and Left expand 
   await expect(treeitem('Delta')).toBeFocused();
   await shot(page, 'keyboard-tree-focused');
   await expectNoSeriousA11yViolations(page, 'keyboard-tree-focused');
+  // The folder's menu from the keyboard; Rename, then Escape, comes back to the same tree item.
+  await page.keyboard.press('Shift+F10');
+  const menu = page.getByRole('menu');
+  await expect(menu.getByRole('menuitem').first()).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(treeitem('Delta')).toBeFocused();
+  await page.keyboard.press('Shift+F10');
+  await menu.getByRole('menuitem', { name: 'Rename' }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Rename' });
+  await expect(dialog.getByLabel('Name')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(treeitem('Delta')).toBeFocused();
+
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`/platform/files/${ids.Delta}$`));
   await expect(page.getByRole('heading', { name: 'Delta', level: 1 })).toBeVisible();
