@@ -47,7 +47,10 @@ function itemOf(dialog: Dialog): string | null {
 }
 
 export function openDialog(dialog: Dialog): void {
-  if (typeof document !== 'undefined' && !$dialog.get()) opener = { element: focusOrigin(), itemId: itemOf(dialog) };
+  if (typeof document === 'undefined') return void $dialog.set(dialog);
+  if (!$dialog.get()) opener = { element: focusOrigin(), itemId: itemOf(dialog) };
+  // The preview's arrows open the next file: closing comes back to the last one shown.
+  else if (opener && dialog.kind === 'preview') opener.itemId = dialog.item.id;
   $dialog.set(dialog);
 }
 export function closeDialog(): void {

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, expectNoSeriousA11yViolations, shot, signUpAndOpen, test } from './fixtures.ts';
+import { e2eContext, seedFiles } from './seed.ts';
 
 const headers = () => ({ Origin: process.env.E2E_BASE_URL!, 'X-Requested-With': 'XMLHttpRequest' });
 
@@ -130,6 +131,27 @@ test('a dialog opened from a toolbar button gives focus back to that button', as
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(button).toBeFocused();
+});
+
+test('the preview returns focus to the list, on the last file it showed', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const email = await signUpAndOpen(page);
+  const ctx = await e2eContext();
+  await seedFiles(ctx, email, null, 3, 'note');
+  await ctx.db.destroy();
+  await page.goto('/platform/files');
+  await expect(page.getByRole('option')).toHaveCount(3);
+  const names = await order(page);
+  await list(page).focus();
+  await page.keyboard.press('Enter');
+  const viewer = page.getByRole('dialog', { name: names[0] });
+  await expect(viewer).toBeVisible();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('dialog', { name: names[1] })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(list(page)).toBeFocused();
+  expect(await activeItemName(page)).toBe(names[1]);
 });
 
 test('the folder tree is one tab stop; arrows move in it, Right and Left expand and collapse, Enter opens', async ({ page }) => {
