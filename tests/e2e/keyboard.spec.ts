@@ -133,6 +133,20 @@ test('a dialog opened from a toolbar button gives focus back to that button', as
   await expect(button).toBeFocused();
 });
 
+test('each favourite is one tab stop; Delete on it takes it off the favourites', async ({ page }) => {
+  await openFresh(page);
+  const favourites = page.getByTestId('favourites');
+  const link = (name: string) => favourites.getByRole('link', { name, exact: true });
+  await link('Bravo').focus();
+  await page.keyboard.press('Tab');
+  await expect(link('Charlie')).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(link('Bravo')).toBeFocused();
+  await page.keyboard.press('Delete');
+  await expect(link('Bravo')).toHaveCount(0);
+  await expect(link('Charlie')).toBeFocused();
+});
+
 test('the preview returns focus to the list, on the last file it showed', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const email = await signUpAndOpen(page);

@@ -55,12 +55,24 @@ export function NavigationPanel({ listing, sharedActive = false }: { listing: Li
           <ul className="flex flex-col gap-0.5">
             {favourites.map((f) => (
               <li key={f.id} className="group flex items-center">
-                <a href={`/platform/files/${f.id}`} className={`flex min-w-0 flex-1 items-center gap-2 rounded-lg px-2 py-1.5 ${openId === f.id ? 'bg-brand-soft text-brand' : 'hover:bg-surface-2'}`}>
+                <a
+                  href={`/platform/files/${f.id}`}
+                  // One tab stop per favourite: Delete on the link does what the star button does.
+                  aria-keyshortcuts="Delete"
+                  onKeyDown={(e) => {
+                    if (e.key !== 'Delete') return;
+                    e.preventDefault();
+                    const next = (e.currentTarget.closest('li')?.nextElementSibling ?? e.currentTarget.closest('li')?.previousElementSibling)?.querySelector('a');
+                    void removeFavourite(f.id).then(() => next?.focus());
+                  }}
+                  className={`flex min-w-0 flex-1 items-center gap-2 rounded-lg px-2 py-1.5 ${openId === f.id ? 'bg-brand-soft text-brand' : 'hover:bg-surface-2'}`}
+                >
                   <FolderGlyph node={f.attributes} />
                   <span className="truncate">{f.attributes.name}</span>
                 </a>
                 <button
                   type="button"
+                  tabIndex={-1}
                   className="rounded-md p-1 text-warning opacity-70 group-hover:opacity-100"
                   aria-label={t('actions.remove_favourite_named', { name: f.attributes.name })}
                   onClick={() => void removeFavourite(f.id)}
