@@ -63,6 +63,8 @@ async function continueTo(page: Page, next: string) {
 }
 
 test('installs a fresh instance through the six wizard steps and lands signed in as admin', async ({ page }) => {
+  // Six steps, each shot and checked with axe in light, dark and at phone width.
+  test.setTimeout(90_000);
   await page.goto('/');
   await expect(page).toHaveURL(/\/setup-wizard\/status-check$/);
   await expect(page.getByRole('heading', { name: 'Enter the setup token' })).toBeVisible();
@@ -153,6 +155,8 @@ test('installs a fresh instance through the six wizard steps and lands signed in
 });
 
 test('shows a visitor the homepage, a dynamic page and the contact form, and mails the admin', async ({ browser }) => {
+  // Three screens, each shot and checked with axe in light, dark and at phone width.
+  test.setTimeout(90_000);
   const context = await browser.newContext({ baseURL: fresh.url });
   const page = await context.newPage();
   await page.goto('/');
