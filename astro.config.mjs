@@ -4,14 +4,25 @@ import react from '@astrojs/react';
 import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
+import { compressAssets } from './integrations/compress-assets.mjs';
+import { API_BODY_LIMIT_BYTES } from './src/server/http/body-limit.ts';
+import { INLINE_SCRIPT_HASHES, PAGE_CSP_DIRECTIVES } from './src/server/http/csp.ts';
 
 export default defineConfig({
   output: 'server',
   // Our own Node server (src/main.ts) owns the socket; Astro renders pages and JSON endpoints behind it.
-  adapter: node({ mode: 'middleware', bodySizeLimit: 12 * 1024 * 1024 }),
-  integrations: [react()],
+  adapter: node({ mode: 'middleware', bodySizeLimit: API_BODY_LIMIT_BYTES }),
+  integrations: [react(), compressAssets()],
   // Behind the Node adapter Astro sees every request as http://localhost: we check Origin ourselves (src/middleware.ts).
-  security: { checkOrigin: false },
+  security: {
+    checkOrigin: false,
+    // Scripts only from this site or by hash (src/server/http/csp.ts says why and lists the directives).
+    csp: {
+      directives: [...PAGE_CSP_DIRECTIVES],
+      scriptDirective: { hashes: INLINE_SCRIPT_HASHES },
+      styleDirective: { resources: ["'self'", "'unsafe-inline'"] },
+    },
+  },
   trailingSlash: 'ignore',
   build: { inlineStylesheets: 'auto' },
   vite: {

@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import { migrations } from '../migrations/index.ts';
 import type { Config } from '../src/server/config/env.ts';
+import { checkpointInBackground } from './checkpoints.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
@@ -25,7 +26,8 @@ export async function openDatabase(database: Config['database']): Promise<DB> {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const stopCheckpoints = database.file === ':memory:' ? () => {} : checkpointInBackground(sqlite, database.file);
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, stopCheckpoints) }) });
 }
 
 type Sqlite = import('better-sqlite3').Database;
@@ -37,10 +39,13 @@ type Statement = ReturnType<Sqlite['prepare']>;
  * query text comes back on every request. A statement still being iterated (a streamed select)
  * is busy, so a second user of the same text gets a fresh one.
  */
-function withStatementCache(db: Sqlite, size = 500): { close(): void; prepare(sql: string): Statement } {
+function withStatementCache(db: Sqlite, beforeClose: () => void, size = 500): { close(): void; prepare(sql: string): Statement } {
   const cache = new Map<string, Statement>();
   return {
-    close: () => db.close(),
+    close: () => {
+      beforeClose();
+      db.close();
+    },
     prepare(sql) {
       const hit = cache.get(sql);
       if (hit && !hit.busy) {

@@ -23,6 +23,8 @@ export interface Database {
   share_sessions: ShareSessionsTable;
   upload_requests: UploadRequestsTable;
   upload_request_items: UploadRequestItemsTable;
+  upload_reservations: UploadReservationsTable;
+  pending_blobs: PendingBlobsTable;
 }
 
 export type Role = 'admin' | 'user';
@@ -160,6 +162,10 @@ export interface NotificationsTable {
   action: string | null;
   read_at: string | null;
   created_at: string;
+  /** Events gathered into this one notification while it is unread (the files of one upload session); null stands alone. */
+  group_key: string | null;
+  /** How many events it holds. */
+  count: Generated<number>;
 }
 
 export type RemoteUploadStatus = 'running' | 'done' | 'failed';
@@ -226,4 +232,29 @@ export interface UploadRequestItemsTable {
   item_id: string;
 }
 
+/**
+ * An upload that is finishing: written before its bytes reach the blob store, removed in the
+ * transaction that records the item (src/server/uploads/intents.ts).
+ */
+export interface PendingBlobsTable {
+  blob_key: string;
+  owner_id: string;
+  /** The tus upload id; null for a plain upload or an import from URL. */
+  upload_id: string | null;
+  /** JSON text: what a tus upload becomes (name, folder, type, size, binding); null otherwise. */
+  finish: string | null;
+  created_at: string;
+}
+
 export type Id = Generated<string>;
+
+/** Quota promised to an upload in progress (src/server/uploads/reservations.ts). */
+export interface UploadReservationsTable {
+  /** The tus upload id, or `plain:{uuid}`. */
+  id: string;
+  owner_id: string;
+  kind: 'tus' | 'plain';
+  bytes: number;
+  created_at: string;
+  touched_at: string;
+}

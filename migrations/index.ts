@@ -6,7 +6,10 @@ import * as thumbnails from './20261124120000_thumbnails.ts';
 import * as search from './20261124150000_search.ts';
 import * as pages from './20261125090000_pages.ts';
 import * as shares from './20261125090000_shares.ts';
+import * as uploadReservations from './20261126090000_upload_reservations.ts';
+import * as pendingBlobs from './20261126100000_pending_blobs.ts';
 import * as signInThrottles from './20261126120000_sign_in_throttles.ts';
+import * as notificationGroups from './20261126140000_notification_groups.ts';
 
 /**
  * Every migration, imported statically: a folder scan at run time breaks once Vite bundles the
@@ -20,5 +23,8 @@ export const migrations: Record<string, Migration> = {
   '20261124150000_search': search,
   '20261125090000_pages': pages,
   '20261125090000_shares': shares,
+  '20261126090000_upload_reservations': uploadReservations,
+  '20261126100000_pending_blobs': pendingBlobs,
   '20261126120000_sign_in_throttles': signInThrottles,
+  '20261126140000_notification_groups': notificationGroups,
 };

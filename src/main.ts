@@ -8,6 +8,8 @@ import { scheduleTrashPurge } from './server/files/purge.ts';
 import { scheduleUploadSweep } from './server/uploads/tus.ts';
 import { scheduleRemoteUploadRecovery } from './server/uploads/remote.ts';
 import { startThumbnailWorker } from './server/previews/thumbnails.ts';
+import { recoverUploads } from './server/uploads/recover.ts';
+import { scheduleBlobReconciler } from './server/blobs/reconcile.ts';
 
 /** The process entry: config, context, migrations, then the HTTP server; SIGTERM drains and closes. */
 async function main(): Promise<void> {
@@ -25,6 +27,8 @@ async function main(): Promise<void> {
   const { results } = await migrateToLatest(ctx.db);
   for (const r of results ?? []) ctx.logger.info({ migration: r.migrationName }, 'migrated');
   await bootstrapAdmin(ctx);
+  // Before listening: uploads a crash interrupted while finishing are settled while no request can race them.
+  await recoverUploads(ctx).catch((error: unknown) => ctx.logger.error({ err: error }, 'upload recovery failed'));
 
   const server = await createHttpServer(ctx);
   server.listen(config.port, config.host);
@@ -36,6 +40,7 @@ async function main(): Promise<void> {
   const stopSweep = scheduleUploadSweep(ctx);
   const stopRecovery = scheduleRemoteUploadRecovery(ctx);
   const stopThumbnails = startThumbnailWorker(ctx);
+  const stopReconciler = scheduleBlobReconciler(ctx);
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -49,6 +54,7 @@ async function main(): Promise<void> {
       await stopSweep();
       await stopRecovery();
       await stopThumbnails();
+      await stopReconciler();
       await ctx.db.destroy();
       ctx.logger.info('stopped');
       process.exit(0);

@@ -6,6 +6,8 @@ export interface Toast {
   id: number;
   type: 'success' | 'danger';
   message: string;
+  /** Takes the change back (trash, move, favourite), offered for the toast's lifetime. */
+  undo?: () => Promise<void>;
 }
 export const $toasts = atom<Toast[]>([]);
 let nextToast = 1;
@@ -14,9 +16,9 @@ let nextToast = 1;
 export const TOAST_LIMIT = 3;
 
 /** Shows a toast for a few seconds; the id lets the caller take it back when the news changes. */
-export function toast(type: Toast['type'], message: string): number {
+export function toast(type: Toast['type'], message: string, undo?: () => Promise<void>): number {
   const id = nextToast++;
-  $toasts.set([...$toasts.get(), { id, type, message }].slice(-TOAST_LIMIT));
+  $toasts.set([...$toasts.get(), { id, type, message, ...(undo ? { undo } : {}) }].slice(-TOAST_LIMIT));
   setTimeout(() => dismissToast(id), TOAST_LIFETIME_MS);
   return id;
 }

@@ -1,6 +1,6 @@
 import { atom } from 'nanostores';
 import type { UserResource } from '../server/users/presenter.ts';
-import { api, ApiError } from './api.ts';
+import { api, ApiError, signInAgain } from './api.ts';
 import { t } from './i18n.ts';
 import { showAlert } from './ui.ts';
 
@@ -8,9 +8,16 @@ export type User = UserResource['data'];
 export const $user = atom<User | null>(null);
 
 export async function loadUser(): Promise<User> {
-  const res = await api.get<UserResource>('/api/user');
-  $user.set(res.data);
-  return res.data;
+  try {
+    const res = await api.get<UserResource>('/api/user');
+    $user.set(res.data);
+    return res.data;
+  } catch (error) {
+    // SPEC §8: the app data answered 401 (the client already sends those to sign-in) or 403: the
+    // user is signed out as far as this page knows, and signs in again.
+    if (error instanceof ApiError && error.status === 403) signInAgain();
+    throw error;
+  }
 }
 
 /** Save state of one auto-saved field, for the "Saved" hint and field errors. */

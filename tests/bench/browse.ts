@@ -105,6 +105,48 @@ try {
     }
     console.log(`  ratio      ${(product.rps / reference.rps).toFixed(2)}x of raw Node throughput\n`);
   }
+
+  // Bulk writes on the big folder's items, 1000 per request (the API's limit) one after another,
+  // while a probe asks for a static asset back to back: the probe's latency is how long the
+  // server's event loop was held, what every other user waits while one user's bulk operation runs.
+  const all: { id: string; type: string }[] = (await fetch(`${server.url}/api/browse/folders/${big}`, { headers }).then((r) => r.json())).data.map((i: any) => ({ id: i.id, type: i.type }));
+  const target = await seedFolder(seed, user.id, 'Bulk target');
+  const send = async (route: string, body: unknown, method = 'POST') => {
+    const res = await fetch(server.url + route, { method, headers: { ...headers, 'Content-Type': 'application/json', Origin: server.url, 'X-Requested-With': 'XMLHttpRequest' }, body: JSON.stringify(body) });
+    await res.arrayBuffer();
+    if (res.status >= 300) throw new Error(`${route} answered ${res.status}`);
+  };
+  const inChunks = (route: string, body: (items: typeof all) => unknown) => async () => {
+    for (let i = 0; i < all.length; i += 1000) await send(route, body(all.slice(i, i + 1000)));
+  };
+  const bulk = {
+    [`move ${all.length} items`]: inChunks('/api/move', (items) => ({ to_id: target, items })),
+    [`trash ${all.length} items`]: inChunks('/api/remove', (items) => ({ items })),
+    [`restore ${all.length} items`]: inChunks('/api/trash/restore', (items) => ({ items })),
+    [`trash a folder of ${all.length} items`]: () => send('/api/remove', { items: [{ id: target, type: 'folder' }] }),
+    [`empty a trash of ${all.length + 1} items`]: () => send('/api/trash/dump', { _method: 'delete' }),
+  };
+  console.log(`bulk writes, 1000 items per request, with a probe fetching /favicon.svg back to back (event-loop lag seen from outside)`);
+  // The probe's own floor on this machine: the server idle for a second.
+  const idle = () => new Promise<void>((resolve) => setTimeout(resolve, 1000));
+  for (const [label, run] of Object.entries({ 'idle (the floor)': idle, ...bulk })) {
+    const lags: number[] = [];
+    let done = false;
+    const probe = (async () => {
+      while (!done) {
+        const t = performance.now();
+        await fetch(`${server.url}/favicon.svg`).then((r) => r.arrayBuffer());
+        lags.push(performance.now() - t);
+      }
+    })();
+    const t = performance.now();
+    await run();
+    const took = performance.now() - t;
+    done = true;
+    await probe;
+    const s = summarise([...lags], took / 1000);
+    console.log(`  ${label.padEnd(32)} ${took.toFixed(0).padStart(6)} ms   probe p50 ${s.p50.toFixed(1)} ms   p99 ${s.p99.toFixed(1)} ms   max ${Math.max(...lags).toFixed(1)} ms   (${lags.length} probes)`);
+  }
 } finally {
   raw?.kill();
   await seed.db.destroy();

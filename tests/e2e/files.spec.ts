@@ -339,3 +339,121 @@ test('emoji in names draw with the bundled emoji font, not as boxes', async ({ p
   await shot(page, 'files-emoji-name-light-desktop');
   await expectNoSeriousA11yViolations(page, 'files-emoji-name-light-desktop');
 });
+
+test('the toolbar never wraps: with the details panel open and an item selected, extra actions go into More', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUpAndOpen(page);
+  await apiFolder(page, 'A folder with a rather long name to crowd the header');
+  await page.reload();
+  await page.getByRole('button', { name: 'Details' }).click();
+  await item(page, 'A folder with a rather long name to crowd the header').click();
+  const toolbar = page.getByRole('toolbar', { name: 'File actions' });
+  const rows = () => toolbar.locator('> *').evaluateAll((els) => new Set(els.filter((e) => (e as HTMLElement).offsetWidth > 0).map((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2))).size);
+  await expect(toolbar.getByRole('button', { name: 'Move to trash' }).or(toolbar.getByRole('button', { name: 'More actions' })).first()).toBeVisible();
+  expect(await rows()).toBe(1);
+  // No button's label breaks over two lines either.
+  for (const name of ['Upload', 'New folder']) expect((await toolbar.getByRole('button', { name, exact: true }).boundingBox())!.height).toBeLessThan(44);
+  await shot(page, 'files-toolbar-selected-light-desktop');
+  for (const width of [1280, 1100, 900, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect.poll(rows).toBe(1);
+  }
+  // Whatever did not fit is one click away.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await item(page, 'A folder with a rather long name to crowd the header').click();
+  const more = toolbar.getByRole('button', { name: 'More actions' });
+  if (await more.isVisible()) {
+    await more.click();
+    await expect(page.getByRole('menuitem').first()).toBeVisible();
+    await shot(page, 'files-toolbar-more-light-phone');
+    await page.keyboard.press('Escape');
+  }
+});
+
+test('trash, move and favourite each offer Undo in their toast', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUpAndOpen(page);
+  await apiFolder(page, 'Keep');
+  await apiFolder(page, 'Box');
+  await page.reload();
+  const undo = () => page.getByTestId('toast').getByRole('button', { name: 'Undo' });
+
+  await item(page, 'Keep').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Move to trash' }).click();
+  await expect(item(page, 'Keep')).toHaveCount(0);
+  await shot(page, 'files-undo-toast-light-desktop');
+  await undo().click();
+  await expect(item(page, 'Keep')).toBeVisible();
+
+  await item(page, 'Keep').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Move', exact: true }).click();
+  const picker = page.getByRole('dialog', { name: 'Move 1 item' });
+  await picker.getByRole('radio', { name: 'Box' }).click();
+  await picker.getByRole('button', { name: 'Move here' }).click();
+  await expect(item(page, 'Keep')).toHaveCount(0);
+  await undo().first().click();
+  await expect(item(page, 'Keep')).toBeVisible();
+
+  await item(page, 'Box').click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Add to favourites' }).click();
+  const favourites = page.getByTestId('favourites');
+  await expect(favourites.getByRole('link', { name: 'Box' })).toBeVisible();
+  await undo().first().click();
+  await expect(favourites.getByRole('link', { name: 'Box' })).toHaveCount(0);
+});
+
+test('each kind of file has its own icon; the details panel names the kind, the location and the sharing state', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const email = await signUpAndOpen(page);
+  const folder = await apiFolder(page, 'Mixed');
+  const ctx = await e2eContext();
+  const { Readable } = await import('node:stream');
+  const { newBlobKey, createFileItem } = await import('../../src/server/files/service.ts');
+  const { findUserByEmail } = await import('../../src/server/users/queries.ts');
+  const user = (await findUserByEmail(ctx, email))!;
+  const files: [string, string][] = [
+    ['report.pdf', 'application/pdf'], ['notes.md', 'text/markdown'], ['data.csv', 'text/csv'],
+    ['budget.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], ['photos.zip', 'application/zip'],
+    ['song.mp3', 'audio/mpeg'], ['clip.mp4', 'video/mp4'], ['main.ts', 'text/plain'], ['todo.txt', 'text/plain'], ['shot.png', 'image/png'],
+  ];
+  for (const [name, mimetype] of files) {
+    const blobKey = newBlobKey(user.id);
+    const stat = await ctx.blobs.put(blobKey, Readable.from([Buffer.from(name)]));
+    await createFileItem(ctx, { ownerId: user.id, parentId: folder, name, mimetype, size: stat.size, blobKey });
+  }
+  await ctx.db.destroy();
+  await page.goto(`/platform/files/${folder}`);
+  await expect(page.getByRole('option')).toHaveCount(files.length);
+  const kinds = await page.locator('[data-kind]').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
+  expect(new Set(kinds)).toEqual(new Set(['pdf', 'markdown', 'csv', 'spreadsheet', 'archive', 'audio', 'video', 'code', 'text', 'image']));
+
+  await page.getByRole('button', { name: 'Details' }).click();
+  await item(page, 'shot.png').click();
+  const panel = page.getByTestId('info-panel');
+  await expect(panel).toContainText('PNG image');
+  await expect(panel).toContainText('Files / Mixed');
+  await expect(panel).toContainText('Not shared');
+  await item(page, 'report.pdf').click();
+  await expect(panel).toContainText('PDF document');
+  await shot(page, 'files-kinds-light-desktop');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.reload();
+  await expect(page.getByRole('option')).toHaveCount(files.length);
+  await shot(page, 'files-kinds-dark-desktop');
+});
+
+test('an empty folder offers Upload and New folder, and says files can be dropped', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUpAndOpen(page);
+  const empty = page.getByTestId('empty-actions');
+  await expect(empty.getByRole('button', { name: 'Upload files' })).toBeVisible();
+  await expect(empty.getByRole('button', { name: 'New folder' })).toBeVisible();
+  await expect(page.getByText('Or drop files and folders anywhere on this page.')).toBeVisible();
+  await shot(page, 'files-empty-light-desktop');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, 'files-empty-light-phone');
+  const chooser = page.waitForEvent('filechooser');
+  await empty.getByRole('button', { name: 'Upload files' }).click();
+  await (await chooser).setFiles({ name: 'first.txt', mimeType: 'text/plain', buffer: Buffer.from('my first file') });
+  await expect(item(page, 'first.txt')).toBeVisible();
+});

@@ -200,3 +200,29 @@ test('the app speaks German when the locale is German', async ({ page, context }
   await shot(page, 'files-de-light-desktop');
   await expectNoSeriousA11yViolations(page, 'files-de-light-desktop');
 });
+
+test('a screen whose script cannot be loaded says so, with the address and a reload button', async ({ page }) => {
+  await signUpAndOpen(page);
+  await page.route(/\/_astro\/ProfileScreen[^/]*\.js$/, (route) => route.abort());
+  await page.goto('/user/profile');
+  const error = page.getByTestId('chunk-load-error');
+  await expect(error).toBeVisible();
+  await expect(error).toHaveAttribute('data-kind', 'missing');
+  await expect(error).toContainText(/missing: http:\/\/\S+\/_astro\/ProfileScreen/);
+  await expect(error.getByRole('button', { name: 'Reload' })).toBeVisible();
+  await shot(page, 'chunk-load-error-light-desktop');
+  // The rest of the app still works.
+  await page.unroute(/\/_astro\/ProfileScreen[^/]*\.js$/);
+  await page.getByRole('link', { name: 'Files' }).first().click();
+  await expect(page.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
+});
+
+test('the app data answered 403 signs the user out of the page', async ({ page }) => {
+  await signUpAndOpen(page);
+  await page.route('**/api/user', (route) => (route.request().method() === 'GET' ? route.fulfill({ status: 403, contentType: 'application/json', body: '{"message":"Forbidden"}' }) : route.continue()));
+  // The page goes to sign-in (which, the session being fine, sends it straight back).
+  const toSignIn = page.waitForRequest((r) => r.isNavigationRequest() && /\/sign-in\?redirect=%2Fplatform%2Ffiles$/.test(r.url()));
+  await page.goto('/platform/files');
+  await toSignIn;
+  await page.unroute('**/api/user');
+});

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, registerUser } from '../support/client.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
@@ -97,6 +99,17 @@ describe('pages', () => {
     expect(config((await html(client, '/')).text).isAuthenticated).toBe(true);
   });
 
+  it('speaks the browser’s language when no locale cookie says otherwise', async () => {
+    const page = (headers: Record<string, string>) => new Client(server.url).request('/', { method: 'GET', headers: { Accept: 'text/html', ...headers }, xrw: false });
+    const lang = (text: string) => text.match(/<html[^>]* lang="([a-z]+)"/)?.[1];
+    expect(lang((await page({ 'Accept-Language': 'de-AT,de;q=0.9,en;q=0.8' })).text)).toBe('de');
+    expect(lang((await page({ 'Accept-Language': 'fr-FR,fr;q=0.9,de;q=0.5' })).text)).toBe('de');
+    expect(lang((await page({ 'Accept-Language': 'fr-FR,fr;q=0.9' })).text)).toBe('en');
+    expect(lang((await page({ 'Accept-Language': 'de;q=0.2,en;q=0.9' })).text)).toBe('en');
+    // The cookie a person picked wins over the browser.
+    expect(lang((await page({ 'Accept-Language': 'de', Cookie: 'locale=en' })).text)).toBe('en');
+  });
+
   it('serves built assets with long caching for hashed files', async () => {
     const page = await html(new Client(server.url), '/sign-in');
     const css = page.text.match(/href="(\/_astro\/[^"]+\.css)"/)?.[1];
@@ -106,6 +119,31 @@ describe('pages', () => {
     expect(res.headers.get('cache-control')).toContain('immutable');
     const icon = await fetch(server.url + '/favicon.svg');
     expect(icon.headers.get('cache-control')).toContain('must-revalidate');
+  });
+
+  it('serves the JavaScript and CSS pre-compressed (brotli, else gzip) by Accept-Encoding', async () => {
+    const page = await html(new Client(server.url), '/sign-in');
+    const css = page.text.match(/href="(\/_astro\/[^"]+\.css)"/)?.[1] ?? page.text.match(/src="(\/_astro\/[^"]+\.js)"/)?.[1];
+    expect(css).toBeDefined();
+    const raw = async (encoding: string | null) => {
+      const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) =>
+        http.get(server.url + css, { headers: encoding ? { 'Accept-Encoding': encoding } : {} }, resolve).on('error', reject),
+      );
+      const chunks: Buffer[] = [];
+      for await (const chunk of res) chunks.push(chunk as Buffer);
+      return { headers: res.headers, body: Buffer.concat(chunks) };
+    };
+    const plain = await raw(null);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await raw('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(zlib.brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+    expect(br.body.length).toBeLessThan(plain.body.length);
+    const gz = await raw('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.body).equals(plain.body)).toBe(true);
   });
 });
 

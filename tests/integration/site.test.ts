@@ -219,10 +219,12 @@ describe('maintenance mode', () => {
     expect((await admin.get('/file/00000000-0000-0000-0000-000000000000')).status).toBe(404);
   });
 
-  it('sends visitors home from /temporary-unavailable once maintenance is over', async () => {
+  it('renders /temporary-unavailable once maintenance is over too: a page that says so, with a way home', async () => {
     await putSetting(env.seed, 'maintenance_mode', false);
     const res = await html(new Client(env.server.url), '/temporary-unavailable');
-    expect(res.status).toBe(302);
-    expect(res.headers.get('location')).toBe('/');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('retry-after')).toBeNull();
+    expect(res.text).toContain('We are back');
+    expect(res.text).toContain('href="/"');
   });
 });

@@ -69,9 +69,17 @@ describe('upload requests', () => {
     const second = await uploadTo(guest, `${base}/upload`, 'oops', { parent_id: sub.body.data.id }, 'oops.txt');
     expect((await guest.post(`${base}/remove`, { items: [{ id: second.body.data.id, type: 'file' }] })).status).toBe(204);
     expect((await browse(owner.client, sub.body.data.id)).names).toEqual(['scan-2024.pdf']);
+    // One notice for the session, counting both files.
     const notes = await notifications(owner.user.id);
-    expect(notes).toHaveLength(2);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ count: 2, description: '2 files arrived in "Inbox", the latest "oops.txt".' });
     expect(JSON.parse(notes[0]!.action!)).toMatchObject({ type: 'route', params: { id: folder } });
+    // Once the owner has read it, the next file starts a new one.
+    expect((await owner.client.post('/api/user/notifications/read', {})).status).toBeLessThan(300);
+    await uploadTo(guest, `${base}/upload`, 'late', {}, 'late.txt');
+    const after = await notifications(owner.user.id);
+    expect(after).toHaveLength(2);
+    expect(after.find((n) => n.read_at === null)).toMatchObject({ count: 1, description: '"late.txt" arrived in "Inbox".' });
   });
 
   it('never lets the holder change the owner’s own files, or reach outside the folder', async () => {

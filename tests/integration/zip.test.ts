@@ -58,6 +58,20 @@ const sha = (data: string | Buffer) => createHash('sha256').update(data).digest(
 const zipUrl = (items: [string, 'file' | 'folder'][]) => `/api/zip?items=${encodeURIComponent(items.map(([id, type]) => `${id}|${type}`).join(','))}`;
 
 describe('GET /api/zip', () => {
+  it('names the zip after the one item, the folder the items are in, or the first item and a count', async () => {
+    const owner = await registerUser(env.server.url);
+    const uid = owner.user.id;
+    const trip = await seedFolder(env.seed, uid, 'Trip to Lisbon');
+    const a = await seedFile(env.seed, uid, { name: 'tram.jpg', parentId: trip });
+    const b = await seedFile(env.seed, uid, { name: 'tiles.jpg', parentId: trip });
+    const loose = await seedFile(env.seed, uid, { name: 'budget.xlsx' });
+    const name = async (items: [string, 'file' | 'folder'][]) => (await download(env.server.url, zipUrl(items), owner.client)).headers.get('content-disposition');
+    expect(await name([[trip, 'folder']])).toBe('attachment; filename="Trip to Lisbon.zip"');
+    expect(await name([[a.id, 'file'], [b.id, 'file']])).toBe('attachment; filename="Trip to Lisbon.zip"');
+    expect(await name([[loose.id, 'file'], [a.id, 'file'], [b.id, 'file']])).toBe('attachment; filename="budget +2.zip"');
+  });
+
+
   it('streams nested folders as folders with their live subtree, bytes intact, the trash left out', async () => {
     const owner = await registerUser(env.server.url);
     const uid = owner.user.id;
@@ -81,7 +95,8 @@ describe('GET /api/zip', () => {
     const res = await download(env.server.url, zipUrl([[project, 'folder'], [loose.id, 'file']]), owner.client);
     expect(res.status, res.body.toString().slice(0, 200)).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/zip');
-    expect(res.headers.get('content-disposition')).toBe('attachment; filename="download.zip"');
+    // Items from home: the first one's name and how many more.
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="Project +1.zip"');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
 
     const entries = await readZip(res.body);

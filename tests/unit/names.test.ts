@@ -2,7 +2,40 @@ import Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/index.ts';
-import { candidateName, MAX_NAME_BYTES, nameKey, nextFreeName } from '../../src/server/files/names.ts';
+import { candidateName, checkName, MAX_NAME_BYTES, nameKey, nextFreeName } from '../../src/server/files/names.ts';
+
+describe('checkName', () => {
+  it.each([
+    ['a right-to-left override', 'invoice\u202Etxt.exe'],
+    ['a left-to-right embedding', 'a\u202Ab'],
+    ['a pop directional formatting', 'a\u202Cb'],
+    ['a first-strong isolate', 'a\u2068b'],
+    ['a pop directional isolate', 'a\u2069b'],
+    ['the Arabic letter mark', 'a\u061Cb'],
+    ['a zero-width space', 'pay\u200Bpal.pdf'],
+    ['a zero-width joiner outside a word or an emoji', 'invoice\u200D.pdf'],
+    ['a zero-width non-joiner before an extension', 'pay\u200C.pdf'],
+    ['a right-to-left mark', 'a\u200Fb'],
+    ['a byte-order mark inside', 'a\uFEFFb'],
+    ['a C0 control', 'a\u0007b'],
+    ['DEL', 'a\u007Fb'],
+    ['a C1 control', 'a\u0085b'],
+    ['NUL', 'a\u0000b'],
+  ])('refuses %s', (_label, name) => {
+    const checked = checkName(name);
+    expect(checked.ok).toBe(false);
+    if (!checked.ok) expect(checked.message).toMatch(/must not contain/);
+  });
+
+  it('keeps ordinary names from every script, emoji and combining marks', () => {
+    const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}';
+    const rainbow = '\u{1F3F3}\uFE0F\u200D\u{1F308}';
+    const persian = 'می\u200Cخواهم.txt';
+    for (const name of ['Rapport été.pdf', 'تقرير.pdf', 'レポート.txt', '🎉 party.png', 'cafe\u0301.txt', 'a b(1).tar.gz', `${family} photos`, `${rainbow} pride.jpg`, persian]) {
+      expect(checkName(name)).toEqual({ ok: true, name: name.normalize('NFC') });
+    }
+  });
+});
 
 describe('free names', () => {
   it('tries the name, then counts on from its base, keeping the extension', () => {

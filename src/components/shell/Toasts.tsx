@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { CircleAlert, CircleCheck, X } from 'lucide-react';
-import { $toasts, dismissToast } from '../../stores/ui.ts';
+import { ApiError } from '../../stores/api.ts';
+import { $toasts, dismissToast, showAlert } from '../../stores/ui.ts';
 import { useT } from '../../stores/i18n.ts';
 
 /** Success and danger toasts, top right, newest on top, at most three, each gone after 6 s (SPEC §9). */
@@ -18,6 +19,18 @@ export function Toasts() {
         >
           {item.type === 'success' ? <CircleCheck className="mt-0.5 size-5 shrink-0 text-success" aria-hidden /> : <CircleAlert className="mt-0.5 size-5 shrink-0 text-danger" aria-hidden />}
           <p className="flex-1 pt-0.5 font-medium">{item.message}</p>
+          {item.undo && (
+            <button
+              type="button"
+              className="rounded-md px-1.5 py-0.5 font-semibold text-brand hover:bg-brand-soft"
+              onClick={() => {
+                dismissToast(item.id);
+                void item.undo!().catch((error: unknown) => showAlert({ title: t('popup_error.title'), message: error instanceof ApiError ? error.message : t('popup_error.message') }));
+              }}
+            >
+              {t('app.undo')}
+            </button>
+          )}
           <button type="button" onClick={() => dismissToast(item.id)} className="rounded-md p-0.5 text-muted hover:text-text" aria-label={t('app.dismiss')}>
             <X className="size-4" aria-hidden />
           </button>

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { AppShell } from '../../components/shell/AppShell.tsx';
 import { FullPageSpinner, Spinner } from '../../components/Spinner.tsx';
 import { $config } from '../../stores/config.ts';
@@ -8,6 +8,8 @@ import { $router, redirectPage } from '../../stores/router.ts';
 import { watchSession } from '../../stores/session.ts';
 import { closeTopmost } from '../../stores/ui.ts';
 import { $user, loadUser } from '../../stores/user.ts';
+import { lazyScreen } from './screenLoader.ts';
+import { ScreenErrorBoundary } from './ScreenErrorBoundary.tsx';
 
 // Each screen is its own chunk; all are fetched in idle time after the first paint so moving
 // between them later shows no spinner.
@@ -22,15 +24,15 @@ const screens = {
   tokens: () => import('../user/TokensScreen.tsx'),
   adminDashboard: () => import('../admin/DashboardScreen.tsx'),
 };
-const FilesScreen = lazy(screens.files);
-const RecentScreen = lazy(screens.recent);
-const SharedItemsScreen = lazy(screens.sharedItems);
-const TrashScreen = lazy(screens.trash);
-const ProfileScreen = lazy(screens.profile);
-const PasswordScreen = lazy(screens.password);
-const StorageScreen = lazy(screens.storage);
-const TokensScreen = lazy(screens.tokens);
-const DashboardScreen = lazy(screens.adminDashboard);
+const FilesScreen = lazyScreen(screens.files);
+const RecentScreen = lazyScreen(screens.recent);
+const SharedItemsScreen = lazyScreen(screens.sharedItems);
+const TrashScreen = lazyScreen(screens.trash);
+const ProfileScreen = lazyScreen(screens.profile);
+const PasswordScreen = lazyScreen(screens.password);
+const StorageScreen = lazyScreen(screens.storage);
+const TokensScreen = lazyScreen(screens.tokens);
+const DashboardScreen = lazyScreen(screens.adminDashboard);
 
 function prefetchScreens(admin: boolean): void {
   const run = () => {
@@ -88,6 +90,7 @@ export default function App() {
 
   return (
     <AppShell wide={page?.route === 'files' || page?.route === 'recent' || page?.route === 'trash'}>
+      <ScreenErrorBoundary resetKey={page?.route ?? ''}>
       <Suspense fallback={<div className="flex justify-center py-20"><Spinner label={t('app.loading')} /></div>}>
         {page?.route === 'files' && <FilesScreen folderId={page.params.id || null} />}
         {page?.route === 'recent' && <RecentScreen />}
@@ -99,6 +102,7 @@ export default function App() {
         {page?.route === 'tokens' && <TokensScreen />}
         {page?.route === 'adminDashboard' && user.attributes.role === 'admin' && <DashboardScreen />}
       </Suspense>
+      </ScreenErrorBoundary>
     </AppShell>
   );
 }

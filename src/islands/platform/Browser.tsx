@@ -30,6 +30,7 @@ import { NavigationPanel } from './NavigationPanel.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { DropZone } from './DropZone.tsx';
 import { PhonePlaces } from './PhonePlaces.tsx';
+import { UploadFilesButton } from './UploadButton.tsx';
 
 const sourceKey = (s: Source) => (s.kind === 'latest' ? 'latest' : `${s.kind}:${s.id ?? ''}`);
 
@@ -131,10 +132,14 @@ function Body({ listing, favourites }: { listing: Listing | null; favourites: Se
     if (source.kind === 'latest') return <Empty icon={<Clock className="size-7" aria-hidden />} title={t('files.recent_empty_title')} text={t('files.recent_empty_text')} />;
     return (
       <Empty icon={<FolderOpen className="size-7" aria-hidden />} title={t('files.empty_title')} text={t('files.empty_text')}>
-        <button type="button" className="btn-primary mt-5" onClick={() => openCreateFolder(source.id)}>
-          <CreateFolderIcon className="size-4" aria-hidden />
-          {t('actions.create_folder')}
-        </button>
+        <div className="mt-5 flex flex-wrap items-center justify-center gap-2" data-testid="empty-actions">
+          <UploadFilesButton parentId={source.id} />
+          <button type="button" className="btn-primary" onClick={() => openCreateFolder(source.id)}>
+            <CreateFolderIcon className="size-4" aria-hidden />
+            {t('actions.create_folder')}
+          </button>
+        </div>
+        <p className="mt-4 text-sm text-muted pointer-coarse:hidden">{t('files.drop_hint')}</p>
       </Empty>
     );
   }

@@ -1,12 +1,21 @@
+import { useStore } from '@nanostores/react';
 import { X } from 'lucide-react';
-import { $infoPanel, formatDate, formatSize, type Item } from '../../stores/files.ts';
+import { fileKind, formatOf } from '../../components/fileKinds.ts';
+import { $infoPanel, $tree, formatDate, formatSize, pathTo, type Item } from '../../stores/files.ts';
 import { useT } from '../../stores/i18n.ts';
 import { ItemIcon } from './ItemIcon.tsx';
 
 /** The file-info sidebar: the selected item, else the open folder; its visibility is remembered. */
 export function InfoPanel({ selected, root }: { selected: Item[]; root: Item | null }) {
   const t = useT();
+  const tree = useStore($tree);
   const item = selected.length === 1 ? selected[0]! : selected.length === 0 ? root : null;
+  const kindLabel = (file: Item) => {
+    const kind = fileKind(file.attributes.mimetype, file.attributes.name);
+    const format = formatOf(file.attributes.mimetype, file.attributes.name);
+    return kind === 'other' && !format ? t('files.file') : t(`kinds.${kind}`, { format });
+  };
+  const location = (parentId: string | null) => [t('locations.home'), ...(parentId ? pathTo(tree ?? [], parentId).map((n) => n.name) : [])].join(' / ');
   return (
     <aside aria-label={t('files.info_panel')} className="card sticky top-6 flex flex-col gap-5 p-5" data-testid="info-panel">
       <div className="flex items-center justify-between">
@@ -25,7 +34,17 @@ export function InfoPanel({ selected, root }: { selected: Item[]; root: Item | n
           </div>
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2.5 text-sm">
             <dt className="text-muted">{t('files.kind')}</dt>
-            <dd className="truncate">{item.type === 'folder' ? t('files.folder') : (item.attributes.mimetype ?? t('files.file'))}</dd>
+            <dd className="truncate" title={item.attributes.mimetype ?? undefined}>
+              {item.type === 'folder' ? t('files.folder') : kindLabel(item)}
+            </dd>
+            {!item.attributes.deleted_at && (
+              <>
+                <dt className="text-muted">{t('files.location')}</dt>
+                <dd className="break-words">{location(item.attributes.parent_id)}</dd>
+                <dt className="text-muted">{t('files.sharing')}</dt>
+                <dd>{item.relationships.shared ? t('sharing.shared_by_link') : t('sharing.not_shared')}</dd>
+              </>
+            )}
             {item.type === 'folder' ? (
               <>
                 <dt className="text-muted">{t('files.contains')}</dt>

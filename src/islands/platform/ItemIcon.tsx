@@ -1,4 +1,5 @@
-import { File, FileArchive, FileAudio, FileImage, FileText, FileVideo, Folder } from 'lucide-react';
+import { File, FileArchive, FileBadge, FileChartPie, FileCode, FileDigit, FileImage, FileMusic, FilePenLine, FileSpreadsheet, FileText, FileVideoCamera, Folder, type LucideIcon } from 'lucide-react';
+import { fileKind, type FileKind } from '../../components/fileKinds.ts';
 import { Emoji } from '../../components/pickers/Emoji.tsx';
 import { emojiChar, type Item } from '../../stores/files.ts';
 
@@ -26,21 +27,27 @@ export function ItemIcon({ item, size = 'md' }: { item: Pick<Item, 'type' | 'att
     const img = size === 'lg' ? 'h-16 w-20 rounded-lg' : size === 'md' ? 'size-9 rounded-md' : 'size-5 rounded';
     return <img src={size === 'lg' ? thumbnail.sm : thumbnail.xs} alt="" loading="lazy" decoding="async" className={`${img} shrink-0 bg-surface-2 object-cover`} />;
   }
-  const type = item.attributes.mimetype ?? '';
-  const Icon = type.startsWith('image/')
-    ? FileImage
-    : type.startsWith('video/')
-      ? FileVideo
-      : type.startsWith('audio/')
-        ? FileAudio
-        : /zip|compressed|tar|rar|7z/.test(type)
-          ? FileArchive
-          : type.startsWith('text/') || /pdf|document|msword|sheet|presentation/.test(type)
-            ? FileText
-            : File;
+  const { Icon, colour } = KIND_ICONS[fileKind(item.attributes.mimetype, item.attributes.name)];
   return (
-    <span className={`${box} inline-flex shrink-0 items-center justify-center text-muted`} aria-hidden>
+    <span className={`${box} inline-flex shrink-0 items-center justify-center ${colour}`} aria-hidden data-kind={fileKind(item.attributes.mimetype, item.attributes.name)}>
       <Icon className={glyph} strokeWidth={1.5} />
     </span>
   );
 }
+
+/** One icon and colour per kind of file, so a PDF, a table and a song look different at a glance. */
+const KIND_ICONS: Record<FileKind, { Icon: LucideIcon; colour: string }> = {
+  pdf: { Icon: FileBadge, colour: 'text-danger' },
+  markdown: { Icon: FilePenLine, colour: 'text-info' },
+  csv: { Icon: FileDigit, colour: 'text-success' },
+  spreadsheet: { Icon: FileSpreadsheet, colour: 'text-success' },
+  presentation: { Icon: FileChartPie, colour: 'text-warning' },
+  document: { Icon: FileText, colour: 'text-info' },
+  archive: { Icon: FileArchive, colour: 'text-warning' },
+  audio: { Icon: FileMusic, colour: 'text-purple' },
+  video: { Icon: FileVideoCamera, colour: 'text-danger' },
+  image: { Icon: FileImage, colour: 'text-success' },
+  code: { Icon: FileCode, colour: 'text-purple' },
+  text: { Icon: FileText, colour: 'text-muted' },
+  other: { Icon: File, colour: 'text-muted' },
+};

@@ -1,23 +1,24 @@
 import { useStore } from '@nanostores/react';
-import { ArrowDownWideNarrow, Check, LayoutGrid, List, ListChecks, PanelRight, Search, Trash } from 'lucide-react';
+import { ArrowDownWideNarrow, Check, Ellipsis, LayoutGrid, List, ListChecks, PanelRight, Search, Trash } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
-import type { ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { openDialog } from '../../stores/dialogs.ts';
 import { $infoPanel, $multiSelectMode, $sorting, $viewType, emptyTrash, toggleMultiSelectMode, type Item, type Listing, type Sorting } from '../../stores/files.ts';
 import { t as translate, useT } from '../../stores/i18n.ts';
 import { toast } from '../../stores/ui.ts';
-import { actionsFor, CreateFolderIcon, openCreateFolder, runAction } from './actions.ts';
+import { actionsFor, CreateFolderIcon, openCreateFolder, runAction, type Action, type ActionContext } from './actions.ts';
 import { UploadButton } from './UploadButton.tsx';
 
-export function ToolButton({ label, onClick, pressed, children, danger, className = 'inline-flex' }: { label: string; onClick: () => void; pressed?: boolean; children: ReactNode; danger?: boolean; className?: string }) {
+export function ToolButton({ label, onClick, pressed, children, danger, className = 'inline-flex', slot }: { label: string; onClick: () => void; pressed?: boolean; children: ReactNode; danger?: boolean; className?: string; slot?: boolean }) {
   return (
     <button
       type="button"
+      data-action-slot={slot ? '' : undefined}
       onClick={onClick}
       aria-label={label}
       title={label}
       aria-pressed={pressed}
-      className={`${className} size-9 items-center justify-center rounded-control transition-colors ${pressed ? 'bg-brand-soft text-brand' : danger ? 'text-danger hover:bg-danger/10' : 'text-muted hover:bg-surface-2 hover:text-text'}`}
+      className={`${className} size-9 shrink-0 items-center justify-center rounded-control transition-colors ${pressed ? 'bg-brand-soft text-brand' : danger ? 'text-danger hover:bg-danger/10' : 'text-muted hover:bg-surface-2 hover:text-text'}`}
     >
       {children}
     </button>
@@ -42,12 +43,15 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
   const { source } = listing;
   const ctx = { source, items: selected, favourites };
   const actions = actionsFor(ctx).filter((a) => a.id !== 'info' && a.id !== 'open');
+  const { bar, room } = useActionRoom(actions.length);
+  const shown = actions.length > room ? actions.slice(0, Math.max(0, room - 1)) : actions;
+  const overflow = actions.slice(shown.length);
 
   return (
-    <div className="flex flex-wrap items-center gap-1" role="toolbar" aria-label={t('files.toolbar')}>
+    <div ref={bar} className="flex min-w-0 basis-[340px] grow flex-nowrap items-center justify-end gap-1" role="toolbar" aria-label={t('files.toolbar')}>
       {source.kind !== 'trash' && <UploadButton parentId={source.kind === 'folder' ? source.id : null} />}
       {source.kind === 'folder' && (
-        <button type="button" className="btn-primary mr-1 px-3 py-2 text-sm" onClick={() => openCreateFolder(source.id)}>
+        <button type="button" className="btn-primary mr-1 shrink-0 px-3 py-2 text-sm whitespace-nowrap" onClick={() => openCreateFolder(source.id)}>
           <CreateFolderIcon className="size-4" aria-hidden />
           <span className="hidden sm:inline">{t('actions.create_folder')}</span>
         </button>
@@ -55,7 +59,7 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
       {source.kind === 'trash' && source.id === null && listing.items.length > 0 && (
         <button
           type="button"
-          className="btn-secondary mr-1 px-3 py-2 text-sm text-danger"
+          className="btn-secondary mr-1 shrink-0 px-3 py-2 text-sm whitespace-nowrap text-danger"
           onClick={() =>
             openDialog({
               kind: 'confirm',
@@ -74,11 +78,12 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
           {t('files.empty_trash')}
         </button>
       )}
-      {actions.map((action) => (
-        <ToolButton key={action.id} label={action.label(ctx)} danger={action.danger} onClick={() => void runAction(action, ctx)}>
+      {shown.map((action) => (
+        <ToolButton key={action.id} slot label={action.label(ctx)} danger={action.danger} onClick={() => void runAction(action, ctx)}>
           <action.Icon className="size-[18px]" aria-hidden />
         </ToolButton>
       ))}
+      {overflow.length > 0 && <MoreActions actions={overflow} ctx={ctx} />}
       {actions.length > 0 && <span className="mx-1 h-6 w-px bg-border" aria-hidden />}
       {onSearch && (
         <ToolButton label={t('files.search')} onClick={onSearch}>
@@ -128,7 +133,7 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
         <ListChecks className="size-[18px]" aria-hidden />
       </ToolButton>
       {/* The details panel has room only on wide screens. */}
-      <ToolButton label={t('files.info_panel')} pressed={info} onClick={() => $infoPanel.set(!info)} className="hidden xl:inline-flex">
+      <ToolButton label={t('files.info_panel')} pressed={info} onClick={() => $infoPanel.set(!info)} className="hidden shrink-0 xl:inline-flex">
         <PanelRight className="size-[18px]" aria-hidden />
       </ToolButton>
     </div>
@@ -141,5 +146,62 @@ function MenuRadio({ value, checked, children }: { value: string; checked: boole
       <span className="flex size-4 items-center justify-center">{checked && <Check className="size-4 text-brand" aria-hidden />}</span>
       {children}
     </DropdownMenu.RadioItem>
+  );
+}
+
+/** One icon button and the gap after it: what each selection action takes on the bar. */
+const SLOT = 40;
+
+/**
+ * How many selection actions fit on the bar without it wrapping: its width less what the other
+ * controls take, in icon slots. Measured again whenever the bar or the list of actions changes size.
+ */
+function useActionRoom(count: number) {
+  const bar = useRef<HTMLDivElement>(null);
+  const [room, setRoom] = useState(count);
+  useLayoutEffect(() => {
+    const el = bar.current;
+    if (!el) return;
+    const measure = () => {
+      let others = 0;
+      for (const child of el.children) {
+        if (child.hasAttribute('data-action-slot') || !(child instanceof HTMLElement) || child.offsetWidth === 0) continue;
+        const style = getComputedStyle(child);
+        others += child.offsetWidth + parseFloat(style.marginLeft) + parseFloat(style.marginRight) + 4;
+      }
+      setRoom(Math.max(0, Math.floor((el.clientWidth - others) / SLOT)));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [count]);
+  return { bar, room };
+}
+
+function MoreActions({ actions, ctx }: { actions: Action[]; ctx: ActionContext }) {
+  const t = useT();
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger asChild>
+        <button type="button" data-action-slot aria-label={t('files.more_actions')} title={t('files.more_actions')} className="inline-flex size-9 shrink-0 items-center justify-center rounded-control text-muted hover:bg-surface-2 hover:text-text">
+          <Ellipsis className="size-[18px]" aria-hidden />
+        </button>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content align="end" sideOffset={6} className="card z-50 min-w-[200px] p-1.5 shadow-xl">
+          {actions.map((action) => (
+            <DropdownMenu.Item
+              key={action.id}
+              onSelect={() => void runAction(action, ctx)}
+              className={`flex cursor-default items-center gap-3 rounded-lg px-3 py-2 text-sm outline-none select-none data-[highlighted]:bg-surface-2 ${action.danger ? 'text-danger' : 'text-text'}`}
+            >
+              <action.Icon className="size-4" aria-hidden />
+              {action.label(ctx)}
+            </DropdownMenu.Item>
+          ))}
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
   );
 }

@@ -32,7 +32,7 @@ export function UploadButton({ parentId }: { parentId: string | null }) {
       />
       <DropdownMenu.Root>
         <DropdownMenu.Trigger asChild>
-          <button type="button" className="btn-secondary mr-1 px-3 py-2 text-sm">
+          <button type="button" className="btn-secondary mr-1 shrink-0 px-3 py-2 text-sm whitespace-nowrap">
             <Upload className="size-4" aria-hidden />
             <span className="hidden sm:inline">{t('uploads.upload')}</span>
             <span className="sr-only sm:hidden">{t('uploads.upload')}</span>
@@ -55,6 +55,30 @@ export function UploadButton({ parentId }: { parentId: string | null }) {
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
+    </>
+  );
+}
+
+/** One button straight to the file picker (the empty folder's call to action). */
+export function UploadFilesButton({ parentId }: { parentId: string | null }) {
+  const t = useT();
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <input
+        ref={input}
+        type="file"
+        multiple
+        className="hidden"
+        onChange={(e) => {
+          enqueue(filesFromInput(e.currentTarget.files), parentId);
+          e.currentTarget.value = '';
+        }}
+      />
+      <button type="button" className="btn-secondary" onClick={() => input.current?.click()}>
+        <FileUp className="size-4" aria-hidden />
+        {t('uploads.upload_files')}
+      </button>
     </>
   );
 }

@@ -3,7 +3,7 @@ import type { ComponentType } from 'react';
 import { openPage } from '@nanostores/router';
 import { ApiError } from '../../stores/api.ts';
 import { openDialog } from '../../stores/dialogs.ts';
-import { $infoPanel, $tree, addFavourites, isWithin, moveItems, removeFavourite, restoreItems, trashItems, type Item, type Source } from '../../stores/files.ts';
+import { $infoPanel, $listing, $tree, addFavourites, isWithin, moveItems, removeFavourite, restoreItems, trashItems, type Item, type Source, type TreeNode } from '../../stores/files.ts';
 import { t } from '../../stores/i18n.ts';
 import { $router } from '../../stores/router.ts';
 import { showAlert, toast } from '../../stores/ui.ts';
@@ -89,8 +89,11 @@ export const ACTIONS: Action[] = [
     Icon: Star,
     when: (ctx) => !inTrash(ctx) && onlyFolders(ctx) && ctx.items.some((i) => !ctx.favourites.has(i.id)),
     run: async (ctx) => {
-      await addFavourites(ctx.items.map((i) => i.id));
-      toast('success', t('actions.favourite_added'));
+      const added = ctx.items.filter((i) => !ctx.favourites.has(i.id)).map((i) => i.id);
+      await addFavourites(added);
+      toast('success', t('actions.favourite_added'), async () => {
+        for (const id of added) await removeFavourite(id);
+      });
     },
   },
   {
@@ -151,8 +154,9 @@ export const ACTIONS: Action[] = [
         if (parent) openPage($router, 'files', { id: parent });
         else openPage($router, 'files');
       }
-      await trashItems(ctx.items);
-      toast('success', t('actions.trashed', { count: ctx.items.length }));
+      const trashed = ctx.items;
+      await trashItems(trashed);
+      toast('success', t('actions.trashed', { count: trashed.length }), () => restoreItems(trashed));
     },
   },
   {
@@ -224,11 +228,28 @@ export function startDownload(url: string): void {
   a.remove();
 }
 
-/** Moves by drag and drop or the picker, with the same feedback everywhere. */
+/** Where each item is now, from the open listing and the folder tree; null when one is not known. */
+function currentParents(items: { id: string }[]): Map<string, string | null> | null {
+  const known = new Map<string, string | null>();
+  for (const item of $listing.get()?.items ?? []) known.set(item.id, item.attributes.parent_id);
+  const walk = (nodes: TreeNode[]) => nodes.forEach((n) => (known.set(n.id, n.parent_id), walk(n.folders)));
+  walk($tree.get() ?? []);
+  return items.every((i) => known.has(i.id)) ? new Map(items.map((i) => [i.id, known.get(i.id)!])) : null;
+}
+
+/** Moves by drag and drop or the picker, with the same feedback everywhere, and Undo moving them back. */
 export async function moveWithFeedback(items: { id: string; type: 'folder' | 'file' }[], toId: string | null): Promise<void> {
   try {
+    const from = currentParents(items);
     await moveItems(items, toId);
-    toast('success', t('actions.moved', { count: items.length }));
+    const back = from
+      ? async () => {
+          const byParent = new Map<string | null, typeof items>();
+          for (const item of items) byParent.set(from.get(item.id)!, [...(byParent.get(from.get(item.id)!) ?? []), item]);
+          for (const [parent, group] of byParent) await moveItems(group, parent);
+        }
+      : undefined;
+    toast('success', t('actions.moved', { count: items.length }), back);
   } catch (error) {
     showAlert({ title: t('popup_error.title'), message: error instanceof ApiError ? error.message : t('popup_error.message') });
   }

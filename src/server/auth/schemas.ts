@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UNSAFE_PERSON_NAME } from '../files/names.ts';
 import { weakPasswordMessage } from './strength.ts';
 
 export const emailField = z
@@ -18,7 +19,8 @@ export const nameField = z
   .string({ error: 'The name field is required.' })
   .trim()
   .min(1, 'The name field is required.')
-  .max(120, 'The name may not be greater than 120 characters.');
+  .max(120, 'The name may not be greater than 120 characters.')
+  .refine((v) => !UNSAFE_PERSON_NAME.test(v), 'The name may not contain control or text-direction characters.');
 
 const confirmed = <T extends { password: string; password_confirmation: string }>(v: T) => v.password === v.password_confirmation;
 const confirmation = { message: 'The password confirmation does not match.', path: ['password_confirmation'] };

@@ -13,6 +13,7 @@ import { signInFailed, signInSucceeded, takeSignInAttempt } from './sign-in-thro
 import type { ChangePasswordInput, ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput } from './schemas.ts';
 import { createSession, invalidateUserSessions, type Session, type User } from './sessions.ts';
 import { generateSecret, hashSecret } from './tokens.ts';
+import { sendSystemMail } from '../mail/outgoing.ts';
 
 const RESET_LIFETIME_MS = 60 * 60_000;
 const VERIFY_LIFETIME_MS = 7 * 24 * 60 * 60_000;
@@ -131,13 +132,12 @@ export async function requestPasswordReset(ctx: AppContext, input: z.infer<typeo
     .execute();
   const link = new URL(`/create-new-password?token=${token}&email=${encodeURIComponent(user.email)}`, ctx.config.appUrl).href;
   const settings = await getSettings(ctx);
-  void ctx.mailer
-    .send({
-      to: user.email,
-      subject: `Reset your ${settings.app_name} password`,
-      text: `Someone asked to reset the password of your ${settings.app_name} account.\n\nOpen this link within 60 minutes to choose a new one:\n${link}\n\nIf it was not you, ignore this message; your password stays as it is.`,
-    })
-    .catch((error: unknown) => ctx.logger.error({ err: error }, 'password reset mail failed'));
+  // Through the system mail budget (per recipient and instance), never a user's sharing budget.
+  void sendSystemMail(ctx, {
+    to: user.email,
+    subject: `Reset your ${settings.app_name} password`,
+    text: `Someone asked to reset the password of your ${settings.app_name} account.\n\nOpen this link within 60 minutes to choose a new one:\n${link}\n\nIf it was not you, ignore this message; your password stays as it is.`,
+  }).catch((error: unknown) => ctx.logger.warn({ err: error }, 'password reset mail not sent'));
 }
 
 export async function resetPassword(ctx: AppContext, input: z.infer<typeof ResetPasswordInput>, ip: string): Promise<User> {
@@ -177,13 +177,11 @@ export async function sendVerificationEmail(ctx: AppContext, user: User): Promis
     .execute();
   const link = new URL(`/verify-email?token=${token}`, ctx.config.appUrl).href;
   const settings = await getSettings(ctx);
-  void ctx.mailer
-    .send({
-      to: user.email,
-      subject: `Confirm your email for ${settings.app_name}`,
-      text: `Welcome to ${settings.app_name}, ${user.name}.\n\nConfirm your email address by opening this link:\n${link}`,
-    })
-    .catch((error: unknown) => ctx.logger.error({ err: error }, 'verification mail failed'));
+  void sendSystemMail(ctx, {
+    to: user.email,
+    subject: `Confirm your email for ${settings.app_name}`,
+    text: `Welcome to ${settings.app_name}, ${user.name}.\n\nConfirm your email address by opening this link:\n${link}`,
+  }).catch((error: unknown) => ctx.logger.warn({ err: error }, 'verification mail not sent'));
 }
 
 /** "Resend verification email" from the app shell: a fresh link, a few times an hour at most. */

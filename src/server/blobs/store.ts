@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, opendir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -8,6 +8,10 @@ import { randomUUID } from 'node:crypto';
 export interface BlobStat {
   size: number;
   modifiedAt: Date;
+}
+
+export interface BlobEntry extends BlobStat {
+  key: string;
 }
 
 /** Where file bytes live. Keys are always made by the server, never taken from a client. */
@@ -21,8 +25,19 @@ export interface BlobStore {
   get(key: string, range?: { start: number; end: number }): Readable;
   stat(key: string): Promise<BlobStat | null>;
   delete(key: string): Promise<void>;
+  /**
+   * Every blob whose key starts with `prefix` (a folder: '' or ending in '/'), streamed: one
+   * listing page at a time (S3 ListObjectsV2 pages fit as they are), never the whole store in
+   * memory. In no particular order; a blob written or deleted meanwhile may or may not appear.
+   */
+  list(prefix?: string): AsyncIterable<BlobEntry>;
   /** The blob's path on this machine's disk, for tools that need a file (thumbnails); absent for remote stores. */
   localPath?(key: string): string;
+  /**
+   * Removes temporary files of writes that will never complete (the request or the process died):
+   * those no `put` of this process is writing and untouched since `staleBefore`. Answers how many.
+   */
+  sweepTemporary?(staleBefore: Date): Promise<number>;
 }
 
 const KEY = /^[a-z0-9][a-z0-9._-]{0,127}(\/[a-z0-9][a-z0-9._-]{0,127}){0,3}$/;
@@ -34,6 +49,8 @@ export function assertBlobKey(key: string): void {
 /** Local disk under DATA_DIR/blobs. Writes go to a temporary file and are renamed into place only when complete. */
 export function createLocalBlobStore(root: string): BlobStore {
   const tmpDir = path.join(root, '.tmp');
+  // Temporary files being written by this process: never swept, however slow their writer.
+  const writing = new Set<string>();
   const fileFor = (key: string) => {
     assertBlobKey(key);
     return path.join(root, key);
@@ -43,13 +60,17 @@ export function createLocalBlobStore(root: string): BlobStore {
       const target = fileFor(key);
       await mkdir(path.dirname(target), { recursive: true });
       await mkdir(tmpDir, { recursive: true });
-      const tmp = path.join(tmpDir, randomUUID());
+      const name = randomUUID();
+      const tmp = path.join(tmpDir, name);
+      writing.add(name);
       try {
         await pipeline(source, createWriteStream(tmp, { flags: 'wx' }));
         await rename(tmp, target);
       } catch (error) {
         await rm(tmp, { force: true });
         throw error;
+      } finally {
+        writing.delete(name);
       }
       const s = await stat(target);
       return { size: s.size, modifiedAt: s.mtime };
@@ -82,6 +103,49 @@ export function createLocalBlobStore(root: string): BlobStore {
     async delete(key) {
       await rm(fileFor(key), { force: true });
     },
+    list(prefix = '') {
+      if (prefix !== '' && !prefix.endsWith('/')) throw new Error(`A listing prefix is a folder: ${JSON.stringify(prefix)}`);
+      if (prefix !== '') assertBlobKey(prefix.slice(0, -1));
+      return walk(root, prefix);
+    },
     localPath: fileFor,
+    async sweepTemporary(staleBefore) {
+      let removed = 0;
+      for (const name of await readdir(tmpDir).catch(() => [] as string[])) {
+        if (writing.has(name)) continue;
+        const s = await stat(path.join(tmpDir, name)).catch(() => null);
+        if (s?.isFile() && s.mtimeMs < staleBefore.getTime()) {
+          await rm(path.join(tmpDir, name), { force: true });
+          removed += 1;
+        }
+      }
+      return removed;
+    },
   };
+}
+
+/**
+ * The files below `root/prefix` as keys, depth first, reading each folder as a stream (opendir),
+ * so a folder of a million blobs is never one array. Skips the temporary folder and names that are
+ * not keys (nothing of ours).
+ */
+async function* walk(root: string, prefix: string): AsyncGenerator<BlobEntry> {
+  let dir;
+  try {
+    dir = await opendir(path.join(root, prefix), { bufferSize: 256 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return;
+    throw error;
+  }
+  for await (const entry of dir) {
+    const key = `${prefix}${entry.name}`;
+    if (entry.isDirectory()) {
+      if (prefix === '' && entry.name === '.tmp') continue;
+      if (KEY.test(key) && key.split('/').length < 4) yield* walk(root, `${key}/`);
+      continue;
+    }
+    if (!entry.isFile() || !KEY.test(key) || key.includes('..')) continue;
+    const s = await stat(path.join(root, key)).catch(() => null);
+    if (s) yield { key, size: s.size, modifiedAt: s.mtime };
+  }
 }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { FAULTS, type Fault } from '../faults.ts';
 
 /** Every environment variable the product reads, validated once at boot. README lists the same set. */
 const EnvSchema = z.object({
@@ -27,7 +28,11 @@ const EnvSchema = z.object({
   ADMIN_NAME: z.string().min(1).max(120).default('Admin'),
   APP_NAME: z.string().trim().min(1).max(60).optional(),
   UPLOAD_EXPIRY_SECONDS: z.coerce.number().int().min(1).default(24 * 60 * 60),
-  UPLOAD_SWEEP_SECONDS: z.coerce.number().int().min(1).default(60 * 60),
+  UPLOAD_SWEEP_SECONDS: z.coerce.number().int().min(1).default(5 * 60),
+  BLOB_RECONCILE_SECONDS: z.coerce.number().int().min(1).default(24 * 60 * 60),
+  BLOB_ORPHAN_GRACE_SECONDS: z.coerce.number().int().min(0).default(60 * 60),
+  // Test-only: names a crash point (src/server/faults.ts) at which the process kills itself.
+  CLOUD_DRIVE_FAULT: z.enum(FAULTS).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -62,6 +67,14 @@ export interface Config {
     /** How often the expiry sweep runs (it also runs at boot). */
     sweepMs: number;
   };
+  blobs: {
+    /** How often the blob reconciler runs (it also runs at boot). */
+    reconcileMs: number;
+    /** An unreferenced blob younger than this is left alone: its row may be about to commit. */
+    orphanGraceMs: number;
+  };
+  /** Test-only fault injection (CLOUD_DRIVE_FAULT); null in production. */
+  fault: Fault | null;
 }
 
 export class ConfigError extends Error {}
@@ -116,6 +129,8 @@ function toConfig(env: Env, cwd: string): Config {
     bootstrapAdmin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD, name: env.ADMIN_NAME } : null,
     bootstrapAppName: env.APP_NAME ?? null,
     uploads: { expiryMs: env.UPLOAD_EXPIRY_SECONDS * 1000, sweepMs: env.UPLOAD_SWEEP_SECONDS * 1000 },
+    blobs: { reconcileMs: env.BLOB_RECONCILE_SECONDS * 1000, orphanGraceMs: env.BLOB_ORPHAN_GRACE_SECONDS * 1000 },
+    fault: env.CLOUD_DRIVE_FAULT ?? null,
   };
 }
 

@@ -6,7 +6,9 @@ import { encodeExtended } from 'content-disposition';
  * trusted only through an allowlist: types that a browser shows without running anything of ours are
  * served inline under their own type; everything else is `application/octet-stream` as an attachment.
  * Anything that could run script in our origin (HTML, SVG, XML, JavaScript…) is therefore never
- * inline, and every answer but a plain media/PDF preview also carries a sandboxing CSP and nosniff.
+ * inline, and every answer but a plain image/video/audio preview also carries a sandboxing CSP and
+ * nosniff. A PDF can hold JavaScript (and forms that post): it is shown inline only under a CSP that
+ * sandboxes it and allows no script or connection; Chromium's and Firefox's viewers still render it.
  */
 
 /** Served inline under their own type. */
@@ -14,24 +16,30 @@ const INLINE_MEDIA = new Set([
   'image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'image/x-icon', 'image/vnd.microsoft.icon',
   'video/mp4', 'video/webm', 'video/ogg', 'video/quicktime',
   'audio/mpeg', 'audio/mp4', 'audio/aac', 'audio/ogg', 'audio/opus', 'audio/wav', 'audio/x-wav', 'audio/wave', 'audio/webm', 'audio/flac', 'audio/x-flac',
-  'application/pdf',
 ]);
 
 /** Text shown inline, always as text/plain (a browser renders it, never interprets it). */
 const INLINE_TEXT = new Set(['text/plain', 'text/csv', 'text/markdown', 'text/x-markdown', 'text/tab-separated-values', 'application/json', 'text/x-log']);
 
 export const SANDBOX_CSP = "sandbox; default-src 'none'";
+/**
+ * PDF previews: sandboxed (an opaque origin, no scripts, no forms, no popups), nothing fetched but its
+ * own images and the inline styles of the browser's viewer page, and framed only by our own pages
+ * (the file area's preview).
+ */
+export const PDF_PREVIEW_CSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data: blob:; script-src 'none'; form-action 'none'; frame-ancestors 'self'";
 
 export interface Presentation {
   contentType: string;
   inline: boolean;
-  /** A `Content-Security-Policy` to send, or null for a plain image/video/audio/PDF preview. */
+  /** A `Content-Security-Policy` to send, or null for a plain image/video/audio preview. */
   csp: string | null;
 }
 
 export function presentationOf(mimetype: string | null, forceDownload: boolean): Presentation {
   const type = (mimetype ?? '').toLowerCase().split(';')[0]!.trim();
   if (!forceDownload && INLINE_MEDIA.has(type)) return { contentType: type, inline: true, csp: null };
+  if (!forceDownload && type === 'application/pdf') return { contentType: type, inline: true, csp: PDF_PREVIEW_CSP };
   if (!forceDownload && INLINE_TEXT.has(type)) return { contentType: 'text/plain; charset=utf-8', inline: true, csp: SANDBOX_CSP };
   return { contentType: 'application/octet-stream', inline: false, csp: SANDBOX_CSP };
 }

@@ -5,7 +5,7 @@ import ZipStream from 'zip-stream';
 import type { ItemType } from '../../../db/schema.ts';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
-import { requireCanDownload, requireOwnedItem } from '../files/access.ts';
+import { requireCanDownload, requireOwnedItems } from '../files/access.ts';
 import { nameKey, nextFreeName } from '../files/names.ts';
 import type { ItemRow } from '../files/queries.ts';
 import { requireDataUser, sendError } from '../http/data-auth.ts';
@@ -95,6 +95,23 @@ class EntryNames {
 
 type ZipItem = Pick<ItemRow, 'id' | 'type' | 'name' | 'mimetype' | 'size' | 'blob_key' | 'updated_at'>;
 
+/**
+ * What a zip is called: the one item's name; items from one folder, that folder's; else the first
+ * item's name and how many more (`Report +3.zip`).
+ */
+export async function zipName(ctx: AppContext, roots: Pick<ItemRow, 'name' | 'type' | 'parent_id'>[]): Promise<string> {
+  const [first] = roots;
+  if (!first) return 'download.zip';
+  if (roots.length === 1) return `${first.name}.zip`;
+  const parent = first.parent_id;
+  if (parent !== null && roots.every((r) => r.parent_id === parent)) {
+    const folder = await ctx.db.selectFrom('items').select('name').where('id', '=', parent).executeTakeFirst();
+    if (folder) return `${folder.name}.zip`;
+  }
+  const stem = first.type === 'file' ? first.name.replace(/\.[^.]{1,10}$/, '') || first.name : first.name;
+  return `${stem} +${roots.length - 1}.zip`;
+}
+
 export async function serveZip(ctx: AppContext, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
   // `/api/zip/{share token}`: a share link's holder zips items inside the share.
   const token = SHARED_ZIP.exec(pathname)?.[1];
@@ -103,15 +120,15 @@ export async function serveZip(ctx: AppContext, req: IncomingMessage, res: Serve
   let roots: ItemRow[];
   try {
     const selection = parseZipItems(new URL(req.url ?? '/', 'http://localhost').searchParams.get('items'));
-    roots = [];
-    for (const { id, type } of selection) roots.push(await requireOwnedItem(ctx, user, id, { type, field: 'items' }));
+    // One set-based check for the whole selection (parseZipItems already dropped duplicates).
+    roots = await requireOwnedItems(ctx, user, selection.map(({ id, type }) => ({ id, type, field: 'items' })));
     requireCanDownload(user);
   } catch (error) {
     if (sendError(res, error)) return;
     throw error;
   }
 
-  const filename = roots.length === 1 ? `${roots[0]!.name}.zip` : 'download.zip';
+  const filename = await zipName(ctx, roots);
   res.writeHead(200, {
     'Content-Type': 'application/zip',
     'Content-Disposition': contentDisposition(filename, false),

@@ -3,7 +3,8 @@ import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, forbidden, notFound, validationError } from '../http/errors.ts';
 import { restrictionsFor } from '../users/restrictions.ts';
-import { findItem, selfAndAncestorIds, type ItemRow } from './queries.ts';
+import type { ItemRow } from './queries.ts';
+import { ancestriesUpTo, findItems } from './sets.ts';
 
 /**
  * A token holder acting inside one subtree of the owner's files (a share link or an upload
@@ -12,8 +13,12 @@ import { findItem, selfAndAncestorIds, type ItemRow } from './queries.ts';
  */
 export interface AccessScope {
   rootId: string;
-  /** When set, an item may be renamed, moved or removed only if this says so (an upload request: what its holder made). */
-  mayChange?: (ancestry: string[]) => Promise<boolean>;
+  /**
+   * When set, an item may be renamed, moved or removed only if it or a folder above it (below the
+   * root) is among the ids this answers (an upload request: what its holder made). One call for a
+   * whole selection.
+   */
+  changeable?: (ids: string[]) => Promise<Set<string>>;
 }
 
 /** Who acts: a signed-in user, or the owner as seen through a token's scope. */
@@ -24,15 +29,15 @@ export function scopeOf(user: User): AccessScope | undefined {
 }
 
 /**
- * The one place item permissions are decided. An item that does not exist and an item that belongs
- * to someone else get the same 404, so ids never leak whether they exist. Sharing and team folders
- * extend this function, not the endpoints.
+ * The one place item permissions are decided. An item that does not exist, an item that belongs
+ * to someone else and an item outside a token's scope get the same 404, so ids never leak whether
+ * they exist. Sharing and team folders extend this function, not the endpoints.
  */
 export interface ItemRequirement {
   /** false (default): must be outside the trash; true: must be in the trash; 'any': either. */
   trashed?: boolean | 'any';
   /** The type the caller says the item has; a mismatch is a 422 on `field`. */
-  type?: ItemType;
+  type?: ItemType | undefined;
   /** Only folders will do (a parent, a move target, a favourite). */
   folder?: boolean;
   /** The input field named in 422 answers. */
@@ -42,22 +47,56 @@ export interface ItemRequirement {
 }
 
 export async function requireOwnedItem(ctx: AppContext, user: User, id: string, req: ItemRequirement = {}): Promise<ItemRow> {
-  const field = req.field ?? 'id';
-  const item = await findItem(ctx.db, id);
-  if (!item || item.owner_id !== user.id) throw notFound('The item was not found.');
-  const trashed = req.trashed ?? false;
-  if (trashed === false && item.deleted_at !== null) throw notFound('The item was not found.');
-  if (trashed === true && item.deleted_at === null) throw notFound('The item is not in the trash.');
-  if (req.type && item.type !== req.type) throw validationError({ [field]: [`The item is a ${item.type}, not a ${req.type}.`] });
-  if (req.folder && item.type !== 'folder') throw validationError({ [field]: ['The item must be a folder.'] });
+  return (await requireOwnedItems(ctx, user, [{ id, type: req.type, field: req.field }], req))[0]!;
+}
+
+/** One id of a selection: its claimed type and the field a 422 about it names. */
+export interface ItemCheck {
+  id: string;
+  type?: ItemType | undefined;
+  field?: string | undefined;
+}
+
+/**
+ * `requireOwnedItem` for a whole selection, with the same answers: the first refused id (in the
+ * given order) decides the error, and nothing is returned unless every id passes. A fixed number
+ * of queries whatever the count (one for the rows, one recursive walk for a scope's ancestries,
+ * one for an upload request's own items), so a 1000-item selection does not hold the event loop.
+ * Duplicate ids are checked once; the rows come back in order of first appearance.
+ */
+export async function requireOwnedItems(ctx: AppContext, user: User, checks: ItemCheck[], req: Omit<ItemRequirement, 'type' | 'field'> = {}): Promise<ItemRow[]> {
+  const seen = new Set<string>();
+  const unique = checks.filter((c) => !seen.has(c.id) && seen.add(c.id));
+  const rows = new Map((await findItems(ctx.db, unique.map((c) => c.id))).map((r) => [r.id, r]));
+  const owned = (id: string) => {
+    const row = rows.get(id);
+    return row && row.owner_id === user.id ? row : undefined;
+  };
   const scope = scopeOf(user);
+  // A scope sees only live items at or below its root: everything else is missing, checked before
+  // anything that would tell a folder from a file.
+  let ancestries = new Map<string, string[]>();
+  let recorded = new Set<string>();
   if (scope) {
-    const ancestry = item.deleted_at === null ? await selfAndAncestorIds(ctx.db, item.id) : [];
-    if (!ancestry.includes(scope.rootId)) throw notFound('The item was not found.');
-    if (req.change && item.id === scope.rootId) throw forbidden('The shared folder itself cannot be changed.');
-    if (req.change && scope.mayChange && !(await scope.mayChange(ancestry))) throw forbidden('You can only change what you uploaded.');
+    const live = unique.map((c) => owned(c.id)).filter((r) => r && r.deleted_at === null).map((r) => r!.id);
+    ancestries = await ancestriesUpTo(ctx.db, live, scope.rootId);
+    if (req.change && scope.changeable) recorded = await scope.changeable([...new Set([...ancestries.values()].flat())]);
   }
-  return item;
+  const trashed = req.trashed ?? false;
+  return unique.map((check) => {
+    const item = owned(check.id);
+    if (!item) throw notFound('The item was not found.');
+    const ancestry = ancestries.get(item.id) ?? [];
+    if (scope && !ancestry.includes(scope.rootId)) throw notFound('The item was not found.');
+    if (trashed === false && item.deleted_at !== null) throw notFound('The item was not found.');
+    if (trashed === true && item.deleted_at === null) throw notFound('The item is not in the trash.');
+    const field = check.field ?? 'id';
+    if (check.type && item.type !== check.type) throw validationError({ [field]: [`The item is a ${item.type}, not a ${check.type}.`] });
+    if (req.folder && item.type !== 'folder') throw validationError({ [field]: ['The item must be a folder.'] });
+    if (scope && req.change && item.id === scope.rootId) throw forbidden('The shared folder itself cannot be changed.');
+    if (scope && req.change && scope.changeable && !ancestry.some((id) => recorded.has(id))) throw forbidden('You can only change what you uploaded.');
+    return item;
+  });
 }
 
 /** A folder to put items in: null is the user's home; otherwise an owned folder outside the trash. */

@@ -1,6 +1,5 @@
 import { sql, SqliteAdapter, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { Database, ItemsTable } from '../../../db/schema.ts';
-import { thumbnailBlobKeys } from '../previews/sizes.ts';
 
 /** Item SQL, Kysely only. Every function takes the db or a transaction; none reads a request. */
 
@@ -37,7 +36,7 @@ function selectItems(db: Db) {
  * Adds each folder's number of children (in the trash with it when `trashed`, else outside it):
  * one grouped query for the rows at hand, not a subquery per row of the whole folder.
  */
-async function withCounts(db: Db, rows: ItemRow[], trashed = false): Promise<ItemWithCount[]> {
+export async function withCounts(db: Db, rows: ItemRow[], trashed = false): Promise<ItemWithCount[]> {
   const counts = new Map<string, number>();
   // Children share their folder's owner: naming it lets the (owner_id, parent_id, ...) index answer.
   const byOwner = new Map<string, string[]>();
@@ -210,12 +209,12 @@ export async function findByNameKey(db: Db, ownerId: string, parentId: string | 
   return (await query.executeTakeFirst())?.id;
 }
 
-/** The item and all its ancestors' ids, nearest first. */
 /** PostgreSQL: holds one owner's tree changes in line until the transaction ends. */
 export async function lockOwnerTree(tx: Db, ownerId: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext(${ownerId}))`.execute(tx);
 }
 
+/** The item and all its ancestors' ids, nearest first. */
 export async function selfAndAncestorIds(db: Db, id: string): Promise<string[]> {
   const rows = await db
     .withRecursive('up(id, parent_id, depth)', (qb) =>
@@ -232,20 +231,6 @@ export async function selfAndAncestorIds(db: Db, id: string): Promise<string[]> 
   return rows.map((r) => r.id);
 }
 
-/** A subquery naming the item and every item below it, trashed or not. */
-function subtree(db: Db, rootId: string) {
-  return db
-    .withRecursive('sub(id)', (qb) =>
-      qb
-        .selectFrom('items')
-        .select('id')
-        .where('id', '=', rootId)
-        .unionAll(qb.selectFrom('items').innerJoin('sub', 'sub.id', 'items.parent_id').select('items.id')),
-    )
-    .selectFrom('sub')
-    .select('sub.id');
-}
-
 export async function insertItem(db: Db, row: Insertable<ItemsTable>): Promise<void> {
   await db.insertInto('items').values(row).execute();
 }
@@ -254,65 +239,15 @@ export async function updateItem(db: Db, id: string, patch: Updateable<ItemsTabl
   await db.updateTable('items').set(patch).where('id', '=', id).execute();
 }
 
-/** Trashes the item and everything below it not yet in the trash, as one group named by the item. */
-export async function trashSubtree(db: Db, rootId: string, now: string): Promise<void> {
-  await db
-    .updateTable('items')
-    .set({ deleted_at: now, deleted_with: rootId, updated_at: now })
-    .where('id', 'in', subtree(db, rootId))
-    .where('deleted_at', 'is', null)
-    .execute();
-}
-
-/** Restores the items below the root that were trashed in the same group as it. */
-export async function restoreGroupBelow(db: Db, rootId: string, group: string, now: string): Promise<void> {
-  await db
-    .updateTable('items')
-    .set({ deleted_at: null, deleted_with: null, updated_at: now })
-    .where('id', 'in', subtree(db, rootId))
-    .where('deleted_with', '=', group)
-    .execute();
-}
-
-/** A file's blobs: its bytes and its thumbnails, if made. */
-function blobKeysOf(rows: { blob_key: string | null; thumbnail_key: string | null }[]): string[] {
-  return rows.flatMap((r) => [r.blob_key!, ...thumbnailBlobKeys(r.thumbnail_key)]);
-}
-
-/** Deletes the item and its whole subtree; answers the blob keys that were theirs (thumbnails too). */
-export async function deleteSubtree(db: Db, rootId: string): Promise<string[]> {
-  const blobs = await db.selectFrom('items').select(['blob_key', 'thumbnail_key']).where('id', 'in', subtree(db, rootId)).where('blob_key', 'is not', null).execute();
-  await db.deleteFrom('favourites').where('item_id', 'in', subtree(db, rootId)).execute();
-  await db.deleteFrom('items').where('id', 'in', subtree(db, rootId)).execute();
-  return blobKeysOf(blobs);
-}
-
-/**
- * Deletes trashed items matching the filter. The set is closed under descendants (whatever is
- * below a trashed item is trashed, no later), so no row is left pointing at a deleted parent.
- */
-async function deleteTrashedWhere(db: Db, filter: (eb: ItemsEb) => Expression<SqlBool>): Promise<{ items: number; blobs: string[] }> {
-  const blobs = await db.selectFrom('items').select(['blob_key', 'thumbnail_key']).where('deleted_at', 'is not', null).where(filter).where('blob_key', 'is not', null).execute();
-  const doomed = db.selectFrom('items').select('id').where('deleted_at', 'is not', null).where(filter);
-  await db.deleteFrom('favourites').where('item_id', 'in', doomed).execute();
-  const result = await db.deleteFrom('items').where('deleted_at', 'is not', null).where(filter).executeTakeFirst();
-  return { items: Number(result.numDeletedRows), blobs: blobKeysOf(blobs) };
-}
-
-export function deleteTrashOf(db: Db, ownerId: string) {
-  return deleteTrashedWhere(db, (eb) => eb('items.owner_id', '=', ownerId));
-}
-
-export function deleteTrashedBefore(db: Db, cutoff: string) {
-  return deleteTrashedWhere(db, (eb) => eb('items.deleted_at', '<', cutoff));
-}
-
-export async function addFavourite(db: Db, userId: string, itemId: string, now: string): Promise<void> {
-  await db
-    .insertInto('favourites')
-    .values({ user_id: userId, item_id: itemId, created_at: now })
-    .onConflict((oc) => oc.columns(['user_id', 'item_id']).doNothing())
-    .execute();
+/** Adds favourites in one statement per 500 (a favourite already there stays as it was). */
+export async function addFavourites(db: Db, userId: string, itemIds: string[], now: string): Promise<void> {
+  for (let i = 0; i < itemIds.length; i += 500) {
+    await db
+      .insertInto('favourites')
+      .values(itemIds.slice(i, i + 500).map((itemId) => ({ user_id: userId, item_id: itemId, created_at: now })))
+      .onConflict((oc) => oc.columns(['user_id', 'item_id']).doNothing())
+      .execute();
+  }
 }
 
 export async function removeFavourite(db: Db, userId: string, itemId: string): Promise<void> {

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { ItemType } from '../../../db/schema.ts';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
-import { AppError, validationError } from '../http/errors.ts';
+import { AppError, notFound, validationError } from '../http/errors.ts';
 import { restrictionsFor } from '../users/restrictions.ts';
-import { requireOwnedItem, requireTargetFolder, scopeOf } from './access.ts';
+import { requireOwnedItem, requireOwnedItems, requireTargetFolder, scopeOf } from './access.ts';
 import { candidateName, checkName, nameKey } from './names.ts';
 import { parseEmoji } from './presenter.ts';
 import * as q from './queries.ts';
+import { lockTree } from './trash.ts';
 import type { Cursor, Db, ItemRow, ItemWithCount, ListOptions, Sort } from './queries.ts';
 
 /** Folder and file use cases for the owner API. Permission checks go through access.ts only. */
@@ -66,19 +67,42 @@ export async function createFolder(ctx: AppContext, user: User, input: { name: s
   }
   const parent = await requireTargetFolder(ctx, user, input.parent_id, 'parent_id');
   const parentId = parent?.id ?? null;
-  if (await q.findByNameKey(ctx.db, user.id, parentId, nameKey(input.name))) throw nameTaken();
   const at = now(ctx);
   const id = randomUUID();
   try {
-    await q.insertItem(ctx.db, {
-      id, owner_id: user.id, parent_id: parentId, type: 'folder', name: input.name, name_key: nameKey(input.name),
-      color: null, emoji: input.emoji ?? null, mimetype: null, size: 0, blob_key: null, created_at: at, updated_at: at, deleted_at: null, deleted_with: null,
-    });
+    await underFolder(ctx, user.id, parentId, async (db) => {
+      if (await q.findByNameKey(db, user.id, parentId, nameKey(input.name))) throw nameTaken();
+      await q.insertItem(db, {
+        id, owner_id: user.id, parent_id: parentId, type: 'folder', name: input.name, name_key: nameKey(input.name),
+        color: null, emoji: input.emoji ?? null, mimetype: null, size: 0, blob_key: null, created_at: at, updated_at: at, deleted_at: null, deleted_with: null,
+      });
+    }, () => notFound('The item was not found.'));
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken();
     throw error;
   }
   return reload(ctx, id);
+}
+
+/**
+ * Runs a write that puts an item in a folder inside a transaction holding the owner's tree lock,
+ * after checking there that the folder is still the owner's, live, and a folder (`gone` answers
+ * otherwise): a folder trashed meanwhile cannot receive a live item it would hide. Inside a
+ * caller's transaction (an upload's finish, which holds the lock already) it runs in that one.
+ */
+async function underFolder<T>(ctx: AppContext, ownerId: string, parentId: string | null, work: (db: Db) => Promise<T>, gone: () => Error): Promise<T> {
+  const run = async (db: Db) => {
+    if (parentId !== null) {
+      const parent = await q.findItem(db, parentId);
+      if (!parent || parent.owner_id !== ownerId || parent.deleted_at !== null || parent.type !== 'folder') throw gone();
+    }
+    return work(db);
+  };
+  if (ctx.db.isTransaction) return run(ctx.db);
+  return ctx.db.transaction().execute(async (tx) => {
+    await lockTree(ctx, tx, ownerId);
+    return run(tx);
+  });
 }
 
 /** A blob key for a new file of this owner; write the bytes there before `createFileItem`. */
@@ -96,19 +120,17 @@ export async function createFileItem(
 ): Promise<ItemWithCount> {
   const checked = checkName(input.name);
   if (!checked.ok) throw validationError({ name: [checked.message] });
-  if (input.parentId !== null) {
-    const parent = await q.findItem(ctx.db, input.parentId);
-    if (!parent || parent.owner_id !== input.ownerId || parent.deleted_at !== null || parent.type !== 'folder') throw validationError({ parent_id: ['The folder was not found.'] });
-  }
   const id = randomUUID();
-  await withFreeName(async () => {
-    const name = await freeName(ctx.db, input.ownerId, input.parentId, checked.name, 'file');
-    const at = now(ctx);
-    await q.insertItem(ctx.db, {
-      id, owner_id: input.ownerId, parent_id: input.parentId, type: 'file', name, name_key: nameKey(name),
-      color: null, emoji: null, mimetype: input.mimetype, size: input.size, blob_key: input.blobKey, created_at: at, updated_at: at, deleted_at: null, deleted_with: null,
-    });
-  });
+  await withFreeName(() =>
+    underFolder(ctx, input.ownerId, input.parentId, async (db) => {
+      const name = await freeName(db, input.ownerId, input.parentId, checked.name, 'file');
+      const at = now(ctx);
+      await q.insertItem(db, {
+        id, owner_id: input.ownerId, parent_id: input.parentId, type: 'file', name, name_key: nameKey(name),
+        color: null, emoji: null, mimetype: input.mimetype, size: input.size, blob_key: input.blobKey, created_at: at, updated_at: at, deleted_at: null, deleted_with: null,
+      });
+    }, () => validationError({ parent_id: ['The folder was not found.'] })),
+  );
   ctx.events.emit('file.created', { itemId: id, ownerId: input.ownerId });
   return reload(ctx, id);
 }
@@ -141,124 +163,14 @@ export async function renameItem(
   return reload(ctx, item.id);
 }
 
-/** Checks every referenced item first (nothing changes when one is refused), without duplicates. */
-async function requireAll(ctx: AppContext, user: User, refs: ItemRef[], trashed: boolean | 'any', change = true): Promise<ItemRow[]> {
-  const seen = new Set<string>();
-  const rows: ItemRow[] = [];
-  for (const [index, ref] of refs.entries()) {
-    if (seen.has(ref.id)) continue;
-    seen.add(ref.id);
-    rows.push(await requireOwnedItem(ctx, user, ref.id, { trashed, type: ref.type, field: `items.${index}.type`, change }));
-  }
-  return rows;
-}
-
-export async function moveItems(ctx: AppContext, user: User, toId: string | null, refs: ItemRef[]): Promise<ItemWithCount[]> {
-  const target = await requireTargetFolder(ctx, user, toId, 'to_id');
-  const items = await requireAll(ctx, user, refs, false);
-  const targetId = target?.id ?? null;
-  await ctx.db.transaction().execute(async (tx) => {
-    // The loop check runs inside the transaction, with one owner's moves serialised (SQLite has a
-    // single writer; PostgreSQL takes a per-owner advisory lock), so two opposite moves at once
-    // cannot both pass and leave a cycle.
-    if (ctx.config.database.dialect === 'postgres') await q.lockOwnerTree(tx, user.id);
-    if (targetId) {
-      const lineage = new Set(await q.selfAndAncestorIds(tx, targetId));
-      const [index, looped] = [...items.entries()].find(([, item]) => lineage.has(item.id)) ?? [];
-      if (looped) throw validationError({ to_id: [`"${looped.name}" cannot be moved into itself or a folder inside it.`], [`items.${index}.id`]: ['Cannot move a folder into itself.'] });
-    }
-    for (const item of items) {
-      if (item.parent_id === targetId) continue;
-      const name = await freeName(tx, user.id, targetId, item.name, item.type);
-      await q.updateItem(tx, item.id, { parent_id: targetId, name, name_key: nameKey(name), updated_at: now(ctx) });
-    }
-  });
-  return Promise.all(items.map((item) => reload(ctx, item.id)));
-}
-
-// --- trash --------------------------------------------------------------------------------
-
-/** Deletes blobs once the rows are gone for good (after the commit); a failure leaves an orphan, logged. */
-async function deleteBlobs(ctx: AppContext, keys: string[]): Promise<void> {
-  for (const key of keys) {
-    try {
-      await ctx.blobs.delete(key);
-    } catch (error) {
-      ctx.logger.error({ err: error, key }, 'could not delete a blob');
-    }
-  }
-}
-
-/** Trashes items (with their subtrees), or with force_delete removes them and their blobs for good. */
-export async function removeItems(ctx: AppContext, user: User, refs: (ItemRef & { force_delete: boolean })[]): Promise<void> {
-  const items = await requireAll(ctx, user, refs, 'any');
-  // A token holder only ever trashes: the owner decides what leaves for good.
-  const force = new Map(refs.map((r) => [r.id, r.force_delete && !scopeOf(user)]));
-  for (const [index, item] of items.entries()) {
-    if (!force.get(item.id) && item.deleted_at !== null) throw validationError({ [`items.${index}.id`]: [`"${item.name}" is already in the trash.`] });
-  }
-  const at = now(ctx);
-  const blobs = await ctx.db.transaction().execute(async (tx) => {
-    const keys: string[] = [];
-    for (const item of items) {
-      if (force.get(item.id)) keys.push(...(await q.deleteSubtree(tx, item.id)));
-      else await q.trashSubtree(tx, item.id, at);
-    }
-    return keys;
-  });
-  await deleteBlobs(ctx, blobs);
-}
-
-/**
- * Restores trashed items with what was trashed together with them, to where they were, or home
- * when that folder is gone or in the trash, or when `toHome` is set. Clashing names become `name (n)`.
- */
-export async function restoreItems(ctx: AppContext, user: User, toHome: boolean, refs: ItemRef[]): Promise<ItemWithCount[]> {
-  const items = await requireAll(ctx, user, refs, true);
-  // Items trashed directly first: restoring one brings back what was trashed with it, in place.
-  const ordered = [...items].sort((a, b) => Number(b.deleted_with === b.id) - Number(a.deleted_with === a.id));
-  const at = now(ctx);
-  await ctx.db.transaction().execute(async (tx) => {
-    for (const item of ordered) {
-      const current = await q.findItem(tx, item.id);
-      if (!current || current.deleted_at === null) continue; // restored already, with an earlier one
-      let parentId = toHome ? null : current.parent_id;
-      if (parentId !== null) {
-        const parent = await q.findItem(tx, parentId);
-        if (!parent || parent.deleted_at !== null) parentId = null;
-      }
-      const name = await freeName(tx, user.id, parentId, current.name, current.type);
-      // The item first (its name may change), then what was trashed with it below it.
-      await q.updateItem(tx, current.id, { parent_id: parentId, name, name_key: nameKey(name), deleted_at: null, deleted_with: null, updated_at: at });
-      await q.restoreGroupBelow(tx, current.id, current.deleted_with ?? current.id, at);
-    }
-  });
-  return Promise.all(items.map((item) => reload(ctx, item.id)));
-}
-
-/** Empties the user's trash: every trashed item and its blob, for good. */
-export async function dumpTrash(ctx: AppContext, user: User): Promise<number> {
-  const { items, blobs } = await ctx.db.transaction().execute((tx) => q.deleteTrashOf(tx, user.id));
-  await deleteBlobs(ctx, blobs);
-  return items;
-}
-
-/** Removes for good what has been in the trash since before `cutoff`, with its blobs. */
-export async function purgeTrashedBefore(ctx: AppContext, cutoff: Date): Promise<{ items: number; blobs: number }> {
-  const { items, blobs } = await ctx.db.transaction().execute((tx) => q.deleteTrashedBefore(tx, cutoff.toISOString()));
-  await deleteBlobs(ctx, blobs);
-  return { items, blobs: blobs.length };
-}
+export { moveItems } from './move.ts';
+export { dumpTrash, purgeTrashedBefore, removeItems, restoreItems } from './trash.ts';
 
 // --- favourites ---------------------------------------------------------------------------
 
 export async function addFavourites(ctx: AppContext, user: User, ids: string[]): Promise<void> {
-  const folders: ItemRow[] = [];
-  for (const [index, id] of ids.entries()) folders.push(await requireOwnedItem(ctx, user, id, { folder: true, field: `folders.${index}` }));
-  const at = now(ctx);
-  await ctx.db.transaction().execute(async (tx) => {
-    for (const folder of folders) await q.addFavourite(tx, user.id, folder.id, at);
-  });
+  const folders = await requireOwnedItems(ctx, user, ids.map((id, index) => ({ id, field: `folders.${index}` })), { folder: true });
+  await q.addFavourites(ctx.db, user.id, folders.map((f) => f.id), now(ctx));
 }
 
 export async function removeFavourite(ctx: AppContext, user: User, id: string): Promise<void> {

@@ -1,7 +1,7 @@
 import type { APIContext, APIRoute } from 'astro';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
-import { AppError, isAppError, unauthenticated, unsupportedMediaType } from './errors.ts';
+import { AppError, isAppError, unauthenticated, unsupportedMediaType, validationError } from './errors.ts';
 import { setFlash, wantsJson } from './forms.ts';
 import { clientIp } from './ip.ts';
 
@@ -87,6 +87,18 @@ function toResponse(result: Result): Response {
   return json(result);
 }
 
+/**
+ * Keys that reach an object's prototype when code copies a body with assignment (`Object.assign`,
+ * `body[key] = value`, a deep merge). No field of ours has such a name: refused wherever they appear.
+ */
+const POLLUTING_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+const pollutingKey = (key: string) => new AppError(400, `The body may not contain the key "${key}".`);
+/** No field takes a NUL; PostgreSQL cannot even store one in text (it would be a 500 there). */
+const nulCharacter = (key: string) => {
+  const field = /^\d*$/.test(key) ? '_' : key;
+  return validationError({ [field]: [`The ${field === '_' ? 'request' : field} may not contain NUL characters.`] });
+};
+
 async function readBody(request: Request): Promise<Body> {
   if (request.method === 'GET' || request.method === 'HEAD') return {};
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -100,14 +112,22 @@ async function readBody(request: Request): Promise<Body> {
     if (type === 'application/json') {
       const text = await request.text();
       if (!text.trim()) return {};
-      const parsed: unknown = JSON.parse(text);
+      const parsed: unknown = JSON.parse(text, (key, value: unknown) => {
+        if (POLLUTING_KEYS.has(key)) throw pollutingKey(key);
+        if (typeof value === 'string' && value.includes('\u0000')) throw nulCharacter(key);
+        return value;
+      });
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new AppError(400, 'The JSON body must be an object.');
       return parsed as Body;
     }
     if (type === 'application/x-www-form-urlencoded' || type === 'multipart/form-data') {
       const form = await request.formData();
       const body: Body = {};
-      for (const [key, value] of form.entries()) body[key] = value;
+      for (const [key, value] of form.entries()) {
+        if (POLLUTING_KEYS.has(key)) throw pollutingKey(key);
+        if (typeof value === 'string' && value.includes('\u0000')) throw nulCharacter(key);
+        body[key] = value;
+      }
       return body;
     }
   } catch (error) {

@@ -14,12 +14,34 @@ export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && Object.hasOwn(LOCALES, value);
 }
 
-/** The visitor's chosen locale (cookie), else the instance default from settings. */
-export async function resolveLocale(ctx: AppContext, _request: Request, cookies: AstroCookies): Promise<Locale> {
+/** The visitor's chosen locale (cookie), else the first of their browser's languages we speak, else the instance default. */
+export async function resolveLocale(ctx: AppContext, request: Request, cookies: AstroCookies): Promise<Locale> {
   const chosen = cookies.get('locale')?.value;
   if (isLocale(chosen)) return chosen;
+  const accepted = fromAcceptLanguage(request.headers.get('accept-language'));
+  if (accepted) return accepted;
   const { locale } = await getSettings(ctx);
   return isLocale(locale) ? locale : BASE_LOCALE;
+}
+
+/**
+ * The best locale we have for an `Accept-Language` header (`de-AT,de;q=0.9,en;q=0.8`): languages
+ * by quality, a region falling back to its language, `*` and q=0 ignored. Null when none fits.
+ */
+export function fromAcceptLanguage(header: string | null): Locale | null {
+  if (!header) return null;
+  const ranked = header
+    .slice(0, 500)
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      const quality = q ? Number(q.slice(2)) : 1;
+      return { language: tag.trim().toLowerCase().split('-')[0]!, quality: Number.isFinite(quality) ? quality : 0, index };
+    })
+    .filter((entry) => entry.quality > 0 && entry.language !== '*')
+    .sort((a, b) => b.quality - a.quality || a.index - b.index);
+  return ranked.find((entry) => isLocale(entry.language))?.language as Locale | undefined ?? null;
 }
 
 /**

@@ -15,7 +15,42 @@ export async function createNotification(
   const id = randomUUID();
   await ctx.db
     .insertInto('notifications')
-    .values({ id, user_id: input.userId, category: input.category, title: input.title, description: input.description, action: input.action ? JSON.stringify(input.action) : null, read_at: null, created_at: ctx.clock.now().toISOString() })
+    .values({ id, user_id: input.userId, category: input.category, title: input.title, description: input.description, action: input.action ? JSON.stringify(input.action) : null, read_at: null, created_at: ctx.clock.now().toISOString(), group_key: null })
+    .execute();
+  return id;
+}
+
+/** How long an unread grouped notification keeps gathering: events further apart are another session. */
+export const GROUP_WINDOW_MS = 30 * 60_000;
+
+/**
+ * Stores an event that belongs with others of its `groupKey`: while the user has not read the last
+ * one and it is younger than GROUP_WINDOW_MS, it gathers this event too (its count goes up, its
+ * text is written again for the new count and it moves to the top); otherwise a new one starts.
+ */
+export async function addGroupedNotification(
+  ctx: AppContext,
+  input: { userId: string; category: string; groupKey: string; action: NotificationAction | null; describe: (count: number) => { title: string; description: string } },
+): Promise<string> {
+  const now = ctx.clock.now();
+  const open = await ctx.db
+    .selectFrom('notifications')
+    .select(['id', 'count'])
+    .where('user_id', '=', input.userId)
+    .where('group_key', '=', input.groupKey)
+    .where('read_at', 'is', null)
+    .where('created_at', '>=', new Date(now.getTime() - GROUP_WINDOW_MS).toISOString())
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  if (open) {
+    const count = open.count + 1;
+    await ctx.db.updateTable('notifications').set({ ...input.describe(count), count, created_at: now.toISOString() }).where('id', '=', open.id).execute();
+    return open.id;
+  }
+  const id = randomUUID();
+  await ctx.db
+    .insertInto('notifications')
+    .values({ id, user_id: input.userId, category: input.category, ...input.describe(1), action: input.action ? JSON.stringify(input.action) : null, read_at: null, created_at: now.toISOString(), group_key: input.groupKey, count: 1 })
     .execute();
   return id;
 }

@@ -15,6 +15,12 @@ export const SETTING_DEFAULTS = {
   trash_retention_days: 30,
   upload_limit_bytes: 0,
   chunk_size_bytes: 8 * 1024 ** 2,
+  /** Unfinished tus uploads one owner may hold at once (their own, their share links' and upload requests'); 0 = no cap. */
+  max_open_uploads: 20,
+  /** An unfinished tus upload that received nothing for this long is removed and its reserved quota freed (UPLOAD_EXPIRY_SECONDS stays the hard maximum). */
+  upload_abandon_seconds: 3 * 60 * 60,
+  /** A plain upload that sends nothing for this long is cut off; a temporary upload file untouched this long, with no live request writing it, is swept. */
+  upload_idle_seconds: 10 * 60,
   /** Refused upload types: extensions (`exe`, `.php`) or MIME types (`application/x-msdownload`, `video/*`). */
   mimetypes_blacklist: [] as string[],
   /**
@@ -22,6 +28,8 @@ export const SETTING_DEFAULTS = {
    * link-local address (the SSRF guard refuses those otherwise). Empty in production; tests use it.
    */
   remote_upload_allowlist: [] as string[],
+  /** URLs import-from-URL fetches for one user an hour (each is a request the server makes for them); over it, 429. */
+  remote_upload_per_user_per_hour: 100,
   allowed_recaptcha: false,
   recaptcha_client_id: '',
   broadcasting: { driver: 'none' as string },
@@ -48,6 +56,13 @@ export const SETTING_DEFAULTS = {
   recaptcha_secret: '',
   recaptcha_verify_url: 'https://www.google.com/recaptcha/api/siteverify',
   recaptcha_min_score: 0.5,
+  /** Outgoing mail limits (src/server/mail/outgoing.ts): addresses per share or request call, mails a user may send an hour, all users together. */
+  mail_max_recipients: 5,
+  mail_per_user_per_hour: 50,
+  mail_per_instance_per_hour: 1000,
+  /** The product's own mails (reset, verification, contact form), counted apart from users' mail. */
+  mail_system_per_recipient_per_hour: 10,
+  mail_system_per_instance_per_hour: 1000,
   /** Mail driver chosen in the setup wizard; null uses the MAIL_* environment. */
   mail: null as MailSettings | null,
   storage_driver: 'local' as 'local',

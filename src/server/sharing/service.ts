@@ -8,6 +8,7 @@ import type { AppContext } from '../context.ts';
 import { requireOwnedItem, type Actor } from '../files/access.ts';
 import { findItem, findItemWithCount, type ItemRow, type ItemWithCount } from '../files/queries.ts';
 import { AppError, forbidden, notFound, validationError } from '../http/errors.ts';
+import { displayName, escapeHtml, htmlParagraphs, takeUserMail, type UserMailTicket } from '../mail/outgoing.ts';
 import { findUserById } from '../users/queries.ts';
 import { requireVerifiedEmail } from '../users/restrictions.ts';
 import * as q from './queries.ts';
@@ -51,15 +52,17 @@ function expiresAt(ctx: AppContext, hours: number | null): string | null {
   return hours === null ? null : new Date(ctx.clock.now().getTime() + hours * 3600_000).toISOString();
 }
 
-async function sendLink(ctx: AppContext, owner: User, share: ShareRow, item: Pick<ItemRow, 'name'>, emails: string[]): Promise<void> {
+/** The link mailed to each address (the budget was taken before the share was saved). */
+async function sendLink(ctx: AppContext, ticket: UserMailTicket, owner: User, share: ShareRow, item: Pick<ItemRow, 'name' | 'type'>): Promise<void> {
   const link = shareLink(ctx, share);
-  for (const to of emails) {
-    await ctx.mailer.send({
-      to,
-      subject: `${owner.name} shared "${item.name}" with you`,
-      text: `${owner.name} shared "${item.name}" with you.\n\nOpen it here: ${link}\n${share.password_hash ? '\nThe link is protected by a password; ask the sender for it.\n' : ''}`,
-    });
-  }
+  const sender = displayName(owner.name);
+  const what = item.type === 'folder' ? 'folder' : 'file';
+  const locked = share.password_hash ? 'The link is protected by a password; ask the sender for it.' : '';
+  await ticket.send({
+    subject: `${sender} shared a ${what} with you`,
+    text: `${sender} shared "${item.name}" with you.\n\nOpen it here: ${link}\n${locked ? `\n${locked}\n` : ''}`,
+    html: `${htmlParagraphs(`${sender} shared "${item.name}" with you.`)}\n<p><a href="${escapeHtml(link)}">Open it</a></p>${locked ? `\n${htmlParagraphs(locked)}` : ''}`,
+  });
 }
 
 export function shareLink(ctx: AppContext, share: Pick<ShareRow, 'token' | 'type'>): string {
@@ -77,6 +80,7 @@ export async function createShare(
   await requireVerifiedEmail(ctx, user);
   const item = await requireOwnedItem(ctx, user, itemId, { type: input.type, field: 'type' });
   if (await q.findShareOfItem(ctx.db, user.id, item.id)) throw validationError({ item: ['This item is shared already: change its link instead.'] });
+  const mail = input.emails?.length ? await takeUserMail(ctx, user, input.emails) : null;
   const at = ctx.clock.now().toISOString();
   const share: ShareRow = {
     id: randomUUID(),
@@ -92,7 +96,7 @@ export async function createShare(
     updated_at: at,
   };
   await q.insertShare(ctx.db, share);
-  if (input.emails?.length) await sendLink(ctx, user, share, item, input.emails);
+  if (mail) await sendLink(ctx, mail, user, share, item);
   return share;
 }
 
@@ -111,6 +115,7 @@ export async function updateShare(
 ): Promise<ShareRow> {
   if (input.emails?.length) await requireVerifiedEmail(ctx, user);
   const share = await requireOwnShare(ctx, user, token);
+  const mail = input.emails?.length ? await takeUserMail(ctx, user, input.emails) : null;
   const patch: Partial<ShareRow> = { updated_at: ctx.clock.now().toISOString() };
   if (input.permission !== undefined) patch.permission = input.permission;
   if (input.expiration !== undefined) {
@@ -124,9 +129,9 @@ export async function updateShare(
     if (input.password !== undefined) await q.deleteShareSessions(tx, share.id);
   });
   const updated = { ...share, ...patch };
-  if (input.emails?.length) {
+  if (mail) {
     const item = await findItem(ctx.db, share.item_id);
-    if (item) await sendLink(ctx, user, updated, item, input.emails);
+    if (item) await sendLink(ctx, mail, user, updated, item);
   }
   return updated;
 }

@@ -3,6 +3,7 @@ import { emailField, nameField } from '../auth/schemas.ts';
 import { hit } from '../auth/rate-limit.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, validationError } from '../http/errors.ts';
+import { displayName, sendSystemMail } from '../mail/outgoing.ts';
 import { getSettings, type Settings } from '../settings/service.ts';
 
 const MAX_MESSAGE = 5000;
@@ -34,10 +35,10 @@ export async function sendContactMessage(ctx: AppContext, input: ContactMessage,
   if (settings.allowed_recaptcha) await verifyBotCheck(settings, input.recaptcha_token, ip);
   const to = settings.contact_email || (await firstAdminEmail(ctx));
   if (!to) throw new AppError(503, 'The contact form is not set up yet: no contact address.');
-  await ctx.mailer.send({
+  await sendSystemMail(ctx, {
     to,
     replyTo: input.email,
-    subject: `Contact form: ${input.name}`,
+    subject: `Contact form: ${displayName(input.name)}`,
     text: `${input.name} <${input.email}> wrote through the contact form of ${settings.app_name}:\n\n${input.message}\n`,
   });
 }

@@ -7,7 +7,8 @@ import { requireOwnedItem, type Actor } from '../files/access.ts';
 import { findItem, type ItemRow, type ItemWithCount } from '../files/queries.ts';
 import { createFolder } from '../files/service.ts';
 import { AppError, notFound } from '../http/errors.ts';
-import { createNotification } from '../notifications/service.ts';
+import { addGroupedNotification } from '../notifications/service.ts';
+import { displayName, escapeHtml, htmlParagraphs, takeUserMail } from '../mail/outgoing.ts';
 import { findUserById } from '../users/queries.ts';
 import { requireVerifiedEmail } from '../users/restrictions.ts';
 import * as q from './queries.ts';
@@ -37,9 +38,10 @@ export async function createUploadRequest(
   input: { folder_id: string | null; name: string | null; notes: string | null; email: string | null; expiration: number },
 ): Promise<{ request: UploadRequestRow; folder: ItemRow }> {
   await requireVerifiedEmail(ctx, user);
-  const folder = input.folder_id
-    ? await requireOwnedItem(ctx, user, input.folder_id, { folder: true, field: 'folder_id' })
-    : await createFolder(ctx, user, { name: input.name ?? `Upload request ${ctx.clock.now().toISOString().slice(0, 10)}`, parent_id: null });
+  const existing = input.folder_id ? await requireOwnedItem(ctx, user, input.folder_id, { folder: true, field: 'folder_id' }) : null;
+  // The mail budget is taken before anything is made: over it, the call changes nothing.
+  const mail = input.email ? await takeUserMail(ctx, user, [input.email], 'email') : null;
+  const folder = existing ?? (await createFolder(ctx, user, { name: input.name ?? `Upload request ${ctx.clock.now().toISOString().slice(0, 10)}`, parent_id: null }));
   const now = ctx.clock.now();
   const request: UploadRequestRow = {
     id: randomUUID(),
@@ -55,11 +57,14 @@ export async function createUploadRequest(
     updated_at: now.toISOString(),
   };
   await q.insertRequest(ctx.db, request);
-  if (input.email) {
-    await ctx.mailer.send({
-      to: input.email,
-      subject: `${user.name} asks you to upload files`,
-      text: `${user.name} asks you to upload files${input.name ? ` for "${input.name}"` : ''}.\n${input.notes ? `\n${input.notes}\n` : ''}\nUpload them here: ${requestLink(ctx, request)}\n`,
+  if (mail) {
+    const sender = displayName(user.name);
+    const link = requestLink(ctx, request);
+    const asks = `${sender} asks you to upload files${input.name ? ` for "${input.name}"` : ''}.`;
+    await mail.send({
+      subject: `${sender} asks you to upload files`,
+      text: `${asks}\n${input.notes ? `\n${input.notes}\n` : ''}\nUpload them here: ${link}\n`,
+      html: `${htmlParagraphs(asks, ...(input.notes ? [input.notes] : []))}\n<p><a href="${escapeHtml(link)}">Upload them here</a></p>`,
     });
   }
   return { request, folder };
@@ -90,7 +95,7 @@ async function opened(ctx: AppContext, request: UploadRequestRow): Promise<Opene
   const folder = await findItem(ctx.db, request.folder_id);
   const owner = await findUserById(ctx, request.user_id);
   if (!folder || folder.owner_id !== request.user_id || folder.deleted_at !== null || !owner) throw notFound('This upload request does not exist.');
-  const actor: Actor = { ...owner, scope: { rootId: folder.id, mayChange: (ancestry) => q.anyRecorded(ctx.db, request.id, ancestry) } };
+  const actor: Actor = { ...owner, scope: { rootId: folder.id, changeable: (ids) => q.recordedAmong(ctx.db, request.id, ids) } };
   return { request, status: statusOf(ctx, request), folder, owner, actor };
 }
 
@@ -118,11 +123,16 @@ export function recordRequestItem(ctx: AppContext, opened: OpenedRequest, item: 
 
 /** Tells the owner that files arrived (the `file-request` notification). */
 export async function notifyFilesArrived(ctx: AppContext, opened: OpenedRequest, item: Pick<ItemRow, 'name'>): Promise<void> {
-  await createNotification(ctx, {
+  // One notification per upload session, not per file: files of one request arriving while the last
+  // notice is unread (and recent) are counted into it.
+  await addGroupedNotification(ctx, {
     userId: opened.owner.id,
     category: 'file-request',
-    title: 'Files were uploaded for your request',
-    description: `"${item.name}" arrived in "${opened.folder.name}".`,
+    groupKey: `upload-request:${opened.request.id}`,
     action: { type: 'route', params: { id: opened.folder.id, route: 'Files', button: 'Show files' } },
+    describe: (count) => ({
+      title: 'Files were uploaded for your request',
+      description: count === 1 ? `"${item.name}" arrived in "${opened.folder.name}".` : `${count} files arrived in "${opened.folder.name}", the latest "${item.name}".`,
+    }),
   });
 }

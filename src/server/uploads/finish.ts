@@ -5,8 +5,11 @@ import { nameKey } from '../files/names.ts';
 import * as q from '../files/queries.ts';
 import type { Db, ItemWithCount } from '../files/queries.ts';
 import { createFileItem } from '../files/service.ts';
-import { validationError } from '../http/errors.ts';
-import { overQuota, tooLarge, uploadLimit, usedBytes, type UploadPolicy } from './limits.ts';
+import { AppError, validationError } from '../http/errors.ts';
+import { faultPoint } from '../faults.ts';
+import { claimIntent, discardBlob } from './intents.ts';
+import { committedBytes, overQuota, tooLarge, uploadLimit, type UploadPolicy } from './limits.ts';
+import { releaseReservation } from './reservations.ts';
 
 /**
  * The one finishing step of every upload path (plain, tus, import from URL): the bytes are in the
@@ -14,6 +17,11 @@ import { overQuota, tooLarge, uploadLimit, usedBytes, type UploadPolicy } from '
  * folders of a folder upload's relative path, records the file (createFileItem: next free name,
  * `file.created` event, which thumbnails and usage listen to), and removes the blob when any of
  * it fails, so a refused or failed upload leaves neither an item nor an orphan blob.
+ *
+ * The same transaction takes the upload's intent (intents.ts), written before the bytes were
+ * stored: the item exists exactly when the intent is gone, whatever crash comes in between. An
+ * intent already taken means the upload was finished by someone else (a retry after a crash, the
+ * start-up recovery): that item is answered, and nothing is recorded twice.
  *
  * Atomic per owner: on SQLite the single connection runs one transaction at a time; on PostgreSQL
  * the transaction holds the owner's advisory lock (the one moves take), so two uploads finishing
@@ -31,6 +39,8 @@ export interface FinishInput {
   mimetype: string;
   size: number;
   blobKey: string;
+  /** The upload's quota reservation (reservations.ts): not counted against it, removed with the commit. */
+  reservationId?: string | null;
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -45,33 +55,48 @@ export async function finishUpload(ctx: AppContext, policy: UploadPolicy, input:
   const attempt = () =>
     ctx.db.transaction().execute(async (tx) => {
       if (ctx.config.database.dialect === 'postgres') await q.lockOwnerTree(tx, input.ownerId);
+      if (!(await claimIntent(tx, input.blobKey))) return { done: await findFileByBlobKey(tx, input.blobKey) };
       const limit = uploadLimit(policy);
       if (limit !== null && input.size > limit) throw tooLarge(policy);
-      if (policy.capacity !== null && (await usedBytes(tx, input.ownerId)) + input.size > policy.capacity) throw overQuota();
+      if (policy.capacity !== null && (await committedBytes(tx, input.ownerId, input.reservationId)) + input.size > policy.capacity) throw overQuota();
+      if (input.reservationId) await releaseReservation(tx, input.reservationId);
       let parentId = input.parentId;
       if (parentId !== null) {
         const parent = await q.findItem(tx, parentId);
         if (!parent || parent.owner_id !== input.ownerId || parent.deleted_at !== null || parent.type !== 'folder') throw validationError({ parent_id: ['The folder was not found.'] });
       }
       for (const folder of input.folders) parentId = await ensureFolder(ctx, tx, input.ownerId, parentId, folder);
-      return createFileItem({ ...ctx, db: tx, events }, { ownerId: input.ownerId, parentId, name: input.name, mimetype: input.mimetype, size: input.size, blobKey: input.blobKey });
+      return { item: await createFileItem({ ...ctx, db: tx, events }, { ownerId: input.ownerId, parentId, name: input.name, mimetype: input.mimetype, size: input.size, blobKey: input.blobKey }) };
     });
+  faultPoint(ctx, 'upload-finish-after-blob-write');
+  let outcome: { item: ItemWithCount } | { done: ItemWithCount | undefined };
   try {
-    let item: ItemWithCount;
     try {
-      item = await attempt();
+      outcome = await attempt();
     } catch (error) {
       // Another writer (a folder created by hand, say) took a name between our read and insert.
       if (!isUniqueViolation(error)) throw error;
       pending.length = 0;
-      item = await attempt();
+      outcome = await attempt();
     }
-    for (const fire of pending) fire();
-    return item;
   } catch (error) {
-    await ctx.blobs.delete(input.blobKey).catch((e: unknown) => ctx.logger.error({ err: e, key: input.blobKey }, 'could not remove the blob of a refused upload'));
+    await discardBlob(ctx, input.blobKey);
     throw error;
   }
+  if ('item' in outcome) {
+    for (const fire of pending) fire();
+    return outcome.item;
+  }
+  if (outcome.done) return outcome.done;
+  // The intent was dropped without an item (a recovery judged the upload dead): the blob goes too.
+  await discardBlob(ctx, input.blobKey);
+  throw new AppError(409, 'The upload was abandoned; send it again.');
+}
+
+/** The file item holding this blob, if one was recorded. */
+export async function findFileByBlobKey(db: Db, blobKey: string): Promise<ItemWithCount | undefined> {
+  const row = await db.selectFrom('items').select('id').where('blob_key', '=', blobKey).executeTakeFirst();
+  return row ? q.findItemWithCount(db, row.id) : undefined;
 }
 
 /**

@@ -10,7 +10,8 @@ import { extensionOf } from './names.ts';
 
 /**
  * Upload limits, checked before the bytes flow (from the declared length) and, for the quota,
- * again atomically when the upload finishes (finish.ts). Statuses follow SPEC §8:
+ * again atomically when the upload finishes (finish.ts). The quota counts stored bytes and the
+ * reservations of open uploads (reservations.ts). Statuses follow SPEC §8:
  *
  * - an unverified address while `email_verification_required` is on: 403, code
  *   `email_verification_required` (users/restrictions.ts);
@@ -97,10 +98,26 @@ export async function usedBytes(db: Db, ownerId: string): Promise<number> {
   return Number(row?.bytes ?? 0);
 }
 
-/** Bytes still free for the owner, or null for no quota. */
-export async function freeBytes(db: Db, ownerId: string, policy: UploadPolicy): Promise<number | null> {
+/** Bytes promised to the owner's open uploads (reservations.ts), leaving out `exceptId` (the upload being judged). */
+export async function reservedBytes(db: Db, ownerId: string, exceptId?: string | null): Promise<number> {
+  let query = db.selectFrom('upload_reservations').select(sql<number | string | null>`sum(bytes)`.as('bytes')).where('owner_id', '=', ownerId);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  const row = await query.executeTakeFirst();
+  return Number(row?.bytes ?? 0);
+}
+
+/** Stored plus promised bytes of the owner, leaving out the reservation `exceptId`. */
+export async function committedBytes(db: Db, ownerId: string, exceptId?: string | null): Promise<number> {
+  return (await usedBytes(db, ownerId)) + (await reservedBytes(db, ownerId, exceptId));
+}
+
+/**
+ * Bytes still free for the owner, or null for no quota: the capacity less what is stored and what
+ * open uploads have reserved, leaving out the reservation `exceptId` (the upload being judged).
+ */
+export async function freeBytes(db: Db, ownerId: string, policy: UploadPolicy, exceptId?: string | null): Promise<number | null> {
   if (policy.capacity === null) return null;
-  return Math.max(0, policy.capacity - (await usedBytes(db, ownerId)));
+  return Math.max(0, policy.capacity - (await committedBytes(db, ownerId, exceptId)));
 }
 
 /**

@@ -7,11 +7,13 @@ import { requireTargetFolder } from '../files/access.ts';
 import { presentItem } from '../files/presenter.ts';
 import type { ItemWithCount } from '../files/queries.ts';
 import { requireDataUser, sendError, sendJson } from '../http/data-auth.ts';
-import { badRequest, unsupportedMediaType, validationError } from '../http/errors.ts';
+import { badRequest, isAppError, unsupportedMediaType, validationError } from '../http/errors.ts';
 import { finishUpload } from './finish.ts';
-import { assertCanUpload, assertTypeAllowed, checkBeforeBytes, freeBytes, overQuota, tooLarge, uploadLimit, uploadPolicy, type UploadPolicy } from './limits.ts';
+import { discardBlob } from './intents.ts';
+import { assertCanUpload, assertTypeAllowed, checkBeforeBytes, tooLarge, uploadLimit, uploadPolicy, type UploadPolicy } from './limits.ts';
 import { relativeFolders, uploadName } from './names.ts';
 import { receiveToBlob, type Received } from './receive.ts';
+import { withPlainReservation } from './reservations.ts';
 
 /**
  * POST /api/upload: one file in one request (SPEC §7), answered 201 with the item resource.
@@ -26,6 +28,9 @@ import { receiveToBlob, type Received } from './receive.ts';
  *
  * Refusals (limits.ts) come before the bytes where the declared length allows, else the moment
  * the counted bytes pass a limit; the connection is then closed rather than read to the end.
+ * A declared length is reserved against the quota while the bytes flow (reservations.ts), so
+ * parallel uploads cannot together pass it. A malformed or cut-off multipart body is a 400 and
+ * leaves nothing behind; a request that sends nothing for `upload_idle_seconds` is cut off.
  */
 export interface TokenUpload {
   /** The owner, scoped by a token (a share link or an upload request), or null once refused and answered. */
@@ -94,9 +99,15 @@ async function receivePlain(ctx: AppContext, user: User, req: IncomingMessage): 
   const type = (header(req, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   const policy = await uploadPolicy(ctx);
   assertCanUpload(user, policy);
-  if (type === 'multipart/form-data') return receiveMultipart(ctx, user, policy, req);
-  if (type === 'application/octet-stream') return receiveRaw(ctx, user, policy, req);
-  throw unsupportedMediaType('Send the file as multipart/form-data or application/octet-stream.');
+  if (type !== 'multipart/form-data' && type !== 'application/octet-stream') throw unsupportedMediaType('Send the file as multipart/form-data or application/octet-stream.');
+  // A client that stalls (or a connection that died without a word) must not hold its temporary
+  // file and reservation for ever: no byte for upload_idle_seconds ends the request.
+  req.setTimeout(policy.settings.upload_idle_seconds * 1000, () => req.destroy());
+  try {
+    return await (type === 'multipart/form-data' ? receiveMultipart(ctx, user, policy, req) : receiveRaw(ctx, user, policy, req));
+  } finally {
+    req.setTimeout(0);
+  }
 }
 
 interface Target {
@@ -130,22 +141,33 @@ async function receiveRaw(ctx: AppContext, user: User, policy: UploadPolicy, req
   });
   const size = declaredLength(req);
   await checkBeforeBytes(ctx, user, policy, { name: target.name, size });
-  const received = await receiveToBlob(ctx, policy, user.id, req, { name: target.name, declaredType: null, declaredSize: size });
-  return finishUpload(ctx, policy, { ownerId: user.id, ...target, ...received });
+  return withPlainReservation(ctx, policy, user.id, size, async (reservationId) => {
+    const received = await receiveToBlob(ctx, policy, user.id, req, { name: target.name, declaredType: null, declaredSize: size, reservationId });
+    return finishUpload(ctx, policy, { ownerId: user.id, ...target, ...received, reservationId });
+  });
 }
 
 /** Multipart bodies carry a few hundred bytes of boundaries and fields besides the file. */
 const MULTIPART_SLACK = 64 * 1024;
 
 async function receiveMultipart(ctx: AppContext, user: User, policy: UploadPolicy, req: IncomingMessage): Promise<ItemWithCount> {
-  // The body's length bounds the file's: refuse what cannot fit before reading it.
+  // The body's length bounds the file's: refuse what cannot fit before reading it, and reserve
+  // what the file takes at least (the quota refusal comes from the reservation).
   const length = declaredLength(req);
-  if (length !== null && length > MULTIPART_SLACK) {
-    const limit = uploadLimit(policy);
-    if (limit !== null && length - MULTIPART_SLACK > limit) throw tooLarge(policy);
-    const free = await freeBytes(ctx.db, user.id, policy);
-    if (free !== null && length - MULTIPART_SLACK > free) throw overQuota();
-  }
+  const atLeast = length !== null && length > MULTIPART_SLACK ? length - MULTIPART_SLACK : null;
+  const limit = uploadLimit(policy);
+  if (atLeast !== null && limit !== null && atLeast > limit) throw tooLarge(policy);
+  return withPlainReservation(ctx, policy, user.id, atLeast, (reservationId) => receiveMultipartBody(ctx, user, policy, req, reservationId));
+}
+
+/** busboy's own errors (a malformed part header, an unexpected end of the form or of a file) are the client's. */
+function malformed(error: unknown): unknown {
+  if (isAppError(error)) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return badRequest(`The multipart body is malformed or incomplete (${reason}).`);
+}
+
+async function receiveMultipartBody(ctx: AppContext, user: User, policy: UploadPolicy, req: IncomingMessage, reservationId: string | null): Promise<ItemWithCount> {
   let parser: busboy.Busboy;
   try {
     parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fields: 20, parts: 25, fieldSize: 64 * 1024, fieldNameSize: 100 } });
@@ -163,32 +185,39 @@ async function receiveMultipart(ctx: AppContext, user: User, policy: UploadPolic
       req.unpipe(parser);
       // Without an error: nobody may be listening on the part's stream yet.
       current?.destroy();
-      reject(error);
+      // Answer once the file part's work has let go of its temporary file (or removed its blob),
+      // so nothing is left behind when the client reads the refusal.
+      const released = upload ? upload.then((value) => ctx.blobs.delete(value.received.blobKey), () => undefined) : Promise.resolve();
+      void released.catch(() => undefined).finally(() => reject(error));
     };
     parser.on('field', (name, value) => {
       fields[name] = value;
     });
     parser.on('file', (field, stream, info) => {
-      if (field !== 'file' || upload) return void stream.resume();
+      if (field !== 'file' || upload || settled) return void stream.resume();
       current = stream;
+      let streamError: unknown;
+      stream.on('error', (error) => {
+        streamError = error;
+      });
       const work = (async () => {
         // Fields sent before the file (Uppy sends them first) are known now; later ones count at the end.
         const declaredName = fields.filename || info.filename || '';
         const target = await resolveTarget(ctx, user, { name: declaredName, parentId: fields.parent_id, path: fields.path });
         await checkBeforeBytes(ctx, user, policy, { name: target.name, declaredType: info.mimeType, size: null });
         assertTypeAllowed(policy, { extensions: [fields.extension] });
-        const received = await receiveToBlob(ctx, policy, user.id, stream, { name: target.name, declaredType: info.mimeType, declaredSize: null });
+        const received = await receiveToBlob(ctx, policy, user.id, stream, { name: target.name, declaredType: info.mimeType, declaredSize: null, reservationId });
         return { received, declaredName, target };
       })();
       upload = work;
-      work.catch(fail);
+      work.catch((error: unknown) => fail(error !== undefined && error === streamError ? malformed(error) : error));
     });
-    parser.on('error', fail);
+    parser.on('error', (error) => fail(malformed(error)));
     req.on('error', fail);
     parser.on('close', () => {
       if (!upload) return fail(validationError({ file: ['A file is required in the field "file".'] }));
       upload.then((value) => {
-        if (settled) return void ctx.blobs.delete(value.received.blobKey);
+        if (settled) return void discardBlob(ctx, value.received.blobKey);
         settled = true;
         resolve(value);
       }, fail);
@@ -202,8 +231,8 @@ async function receiveMultipart(ctx: AppContext, user: User, policy: UploadPolic
     target = await resolveTarget(ctx, user, { name: fields.filename || result.declaredName, parentId: fields.parent_id, path: fields.path });
     assertTypeAllowed(policy, { name: target.name, extensions: [fields.extension] });
   } catch (error) {
-    await ctx.blobs.delete(received.blobKey);
+    await discardBlob(ctx, received.blobKey);
     throw error;
   }
-  return finishUpload(ctx, policy, { ownerId: user.id, ...target, ...received });
+  return finishUpload(ctx, policy, { ownerId: user.id, ...target, ...received, reservationId });
 }

@@ -5,10 +5,12 @@ import { z } from 'zod';
 import type { RemoteUploadsTable } from '../../../db/schema.ts';
 import type { AppContext } from '../context.ts';
 import { requireTargetFolder } from '../files/access.ts';
+import { takeHourly } from '../http/budget.ts';
 import { requireDataUser, sendError, sendJson } from '../http/data-auth.ts';
 import { AppError, badRequest, unsupportedMediaType, validationError } from '../http/errors.ts';
 import { runEvery } from '../jobs/every.ts';
 import { createNotification } from '../notifications/service.ts';
+import { getSettings } from '../settings/service.ts';
 import { findUserById } from '../users/queries.ts';
 import { finishUpload } from './finish.ts';
 import { assertCanUpload, checkBeforeBytes, uploadPolicy } from './limits.ts';
@@ -120,6 +122,7 @@ export async function handleRemoteUpload(ctx: AppContext, req: IncomingMessage, 
     });
     assertCanUpload(auth.user, await uploadPolicy(ctx));
     const parent = await requireTargetFolder(ctx, auth.user, parsed.data.parent_id ?? null, 'parent_id');
+    await takeImportBudget(ctx, auth.user.id, urls.length);
     const job: JobRow = {
       id: randomUUID(), user_id: auth.user.id, parent_id: parent?.id ?? null, status: 'running',
       urls: JSON.stringify(urls), results: '[]', created_at: ctx.clock.now().toISOString(), finished_at: null,
@@ -129,6 +132,18 @@ export async function handleRemoteUpload(ctx: AppContext, req: IncomingMessage, 
     sendJson(res, 202, present(job));
   } catch (error) {
     if (!sendError(res, error)) throw error;
+  }
+}
+
+/** Each URL is a fetch the server makes for the user: `remote_upload_per_user_per_hour` of them an hour (429 past it). */
+async function takeImportBudget(ctx: AppContext, userId: string, urls: number): Promise<void> {
+  const max = (await getSettings(ctx)).remote_upload_per_user_per_hour;
+  const taken = await takeHourly(ctx, `remote-upload:user:${userId}`, urls, max);
+  if (!taken.ok) {
+    throw new AppError(429, `You can import at most ${max} URLs an hour. Try again in ${Math.ceil(taken.retryAfter / 60)} minutes.`, {
+      code: 'remote_upload_limit_exceeded',
+      headers: { 'Retry-After': String(taken.retryAfter) },
+    });
   }
 }
 

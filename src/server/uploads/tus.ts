@@ -8,16 +8,16 @@ import type { AppContext } from '../context.ts';
 import { requireTargetFolder } from '../files/access.ts';
 import { presentItem } from '../files/presenter.ts';
 import { findItemWithCount, type ItemWithCount } from '../files/queries.ts';
-import { newBlobKey } from '../files/service.ts';
 import { requireDataUser, sendJson } from '../http/data-auth.ts';
-import { isAppError } from '../http/errors.ts';
+import { badRequest, isAppError } from '../http/errors.ts';
 import { openShareForData } from '../sharing/data-plane.ts';
-import { openRequestForData, tokenUploadFinished } from '../upload-requests/data-plane.ts';
+import { openRequestForData } from '../upload-requests/data-plane.ts';
 import { runEvery } from '../jobs/every.ts';
-import { finishUpload } from './finish.ts';
+import { getSettings } from '../settings/service.ts';
 import { checkBeforeBytes, uploadPolicy } from './limits.ts';
+import { releaseReservation, reserve, sweepReservations, touchReservation } from './reservations.ts';
 import { relativeFolders, uploadName } from './names.ts';
-import { judgeType, readHead } from './sniff.ts';
+import { completeTusUpload, readUploadInfo, type StoredUpload } from './tus-finish.ts';
 
 /**
  * Resumable uploads over tus 1.0 at /api/upload/tus (@tus/server + @tus/file-store): core,
@@ -43,24 +43,19 @@ import { judgeType, readHead } from './sniff.ts';
  *   answers the same headers with Upload-Offset = Upload-Length, so a client that lost that answer
  *   and resumes learns it is done instead of starting over; finished records go after the expiry.
  * - Refusals answer the status of limits.ts with a JSON body `{ message, code?, errors? }`.
+ * - Creation reserves the Upload-Length against the owner's quota and counts against the cap of
+ *   open uploads (`max_open_uploads`), atomically (reservations.ts); the reservation goes when the
+ *   upload becomes an item, is terminated (DELETE) or is swept.
  * - Upload files live in DATA_DIR/uploads/tus (data plus `<id>.json` metadata), so an upload
- *   resumes after a server restart; the sweep removes unfinished ones after UPLOAD_EXPIRY_SECONDS.
+ *   resumes after a server restart; the sweep removes an unfinished one once nothing arrived for
+ *   `upload_abandon_seconds` (a setting), and any after UPLOAD_EXPIRY_SECONDS (the hard maximum,
+ *   from its creation; Upload-Expires names that one).
  */
 export const TUS_PATH = '/api/upload/tus';
 const ID = /^[0-9a-f]{32}$/;
 
 export function isTusRequest(pathname: string): boolean {
   return pathname === TUS_PATH || pathname.startsWith(`${TUS_PATH}/`);
-}
-
-interface StoredUpload {
-  id: string;
-  size?: number;
-  offset?: number;
-  metadata?: Record<string, string | null>;
-  creation_date?: string;
-  /** Set once the upload became an item: the data file is in the blob store then. */
-  finished?: { item_id: string; at: string };
 }
 
 interface TusUploads {
@@ -74,12 +69,41 @@ interface TusUploads {
 
 const instances = new WeakMap<AppContext, TusUploads>();
 
-/** The file store, knowing finished uploads: their data is in the blob store, their offset is their size. */
+/**
+ * The file store, knowing finished uploads (their data is in the blob store, their offset is their
+ * size) and freeing an upload's reservation when it is terminated.
+ */
 class UploadStore extends FileStore {
+  private readonly ctx: AppContext;
+  readonly onRemoved: (id: string) => Promise<void>;
+
+  constructor(ctx: AppContext, options: ConstructorParameters<typeof FileStore>[0], onRemoved: (id: string) => Promise<void>) {
+    super(options);
+    this.ctx = ctx;
+    this.onRemoved = onRemoved;
+  }
+
+  override async remove(id: string): Promise<void> {
+    await super.remove(id);
+    await this.onRemoved(id);
+  }
+
   override async getUpload(id: string): Promise<Upload> {
     const info = (await this.configstore.get(id)) as StoredUpload | undefined;
-    if (info?.finished) return new Upload({ id, size: info.size, offset: info.size ?? 0, metadata: info.metadata ?? {}, ...(info.creation_date ? { creation_date: info.creation_date } : {}) });
-    return super.getUpload(id);
+    const whole = (i: StoredUpload) => new Upload({ id, size: i.size, offset: i.size ?? 0, metadata: i.metadata ?? {}, ...(i.creation_date ? { creation_date: i.creation_date } : {}) });
+    if (info?.finished) return whole(info);
+    try {
+      return await super.getUpload(id);
+    } catch (error) {
+      // The data file went into the blob store under this request's feet: the upload is finishing
+      // (or a crash left it so). Wait for that (or finish it) rather than answer 410.
+      const owner = info?.metadata?.owner;
+      if ((error as { status_code?: number }).status_code !== 410 || !info || info.size === undefined || !owner) throw error;
+      await completeTusUpload(this.ctx, { id, ownerId: owner }).catch(() => {
+        throw error;
+      });
+      return whole(info);
+    }
   }
 }
 
@@ -103,7 +127,7 @@ function uploadsFor(ctx: AppContext): TusUploads {
   const existing = instances.get(ctx);
   if (existing) return existing;
   const directory = path.join(ctx.config.dataDir, 'uploads', 'tus');
-  const store = new UploadStore({ directory, expirationPeriodInMilliseconds: ctx.config.uploads.expiryMs });
+  const store = new UploadStore(ctx, { directory, expirationPeriodInMilliseconds: ctx.config.uploads.expiryMs }, (id) => releaseReservation(ctx.db, id));
   store.extensions = store.extensions.filter((e) => e !== 'creation-defer-length');
   const users = new WeakMap<IncomingMessage, User>();
   const bindings = new WeakMap<IncomingMessage, string>();
@@ -117,7 +141,13 @@ function uploadsFor(ctx: AppContext): TusUploads {
       const folders = relativeFolders(meta.path);
       const parent = await requireTargetFolder(ctx, user, meta.parent_id ? meta.parent_id : null, 'parent_id');
       const declaredType = meta.filetype ?? meta.type ?? '';
-      await checkBeforeBytes(ctx, user, await uploadPolicy(ctx), { name, declaredType, size: upload.size ?? null });
+      // creation-defer-length is switched off, so @tus/server has refused a creation without a length.
+      if (upload.size === undefined) throw badRequest('Upload-Length is required.');
+      if (!Number.isSafeInteger(upload.size) || upload.size < 0) throw badRequest('Upload-Length is not a valid length.');
+      const policy = await uploadPolicy(ctx);
+      await checkBeforeBytes(ctx, user, policy, { name, declaredType, size: upload.size });
+      // The last step of the checks: nothing refuses the upload after its bytes are promised.
+      await reserve(ctx, policy, { id: upload.id, ownerId: user.id, kind: 'tus', bytes: upload.size });
       // Only the keys we know, as checked, and the owner, which the client cannot set.
       const binding = bindings.get(nodeRequest(req)!) ?? user.id;
       return { metadata: { filename: name, filetype: declaredType, parent_id: parent?.id ?? '', path: folders.join('/'), owner: user.id, binding } };
@@ -127,25 +157,12 @@ function uploadsFor(ctx: AppContext): TusUploads {
   };
 
   const onUploadFinish = async (_req: unknown, upload: Upload) => {
-    const file = path.join(directory, upload.id);
-    const meta = upload.metadata ?? {};
-    const ownerId = meta.owner ?? '';
     try {
-      const policy = await uploadPolicy(ctx);
-      const name = uploadName(meta.filename);
-      const mimetype = await judgeType(policy, await readHead(file), name, meta.filetype);
-      const blobKey = newBlobKey(ownerId);
-      // Same disk: a rename, no copy.
-      const stored = await ctx.blobs.adopt(blobKey, file);
-      const item = await finishUpload(ctx, policy, {
-        ownerId, parentId: meta.parent_id ? meta.parent_id : null, folders: relativeFolders(meta.path), name, mimetype, size: stored.size, blobKey,
-      });
-      await tokenUploadFinished(ctx, meta.binding, item);
-      const info = (await store.configstore.get(upload.id)) as StoredUpload | undefined;
-      await store.configstore.set(upload.id, { ...(info ?? { id: upload.id, size: upload.size, metadata: meta }), offset: stored.size, finished: { item_id: item.id, at: ctx.clock.now().toISOString() } } as never);
+      // Crash-safe and idempotent (tus-finish.ts): the upload's files go when it fails.
+      const item = await completeTusUpload(ctx, { id: upload.id, ownerId: upload.metadata?.owner ?? '' });
       return { headers: itemHeaders(item, item.id) };
     } catch (error) {
-      await discard(directory, upload.id);
+      await releaseReservation(ctx.db, upload.id).catch((e: unknown) => ctx.logger.error({ err: e, upload: upload.id }, 'could not release an upload reservation'));
       if (!isAppError(error)) ctx.logger.error({ err: error, upload: upload.id }, 'finishing a tus upload failed');
       throw tusError(error);
     }
@@ -187,12 +204,28 @@ export async function handleTus(ctx: AppContext, req: IncomingMessage, res: Serv
   const tus = uploadsFor(ctx);
   if (id === null) {
     if (method !== 'POST' && method !== 'OPTIONS') return tusRefusal(res, 405, 'Method not allowed.', { Allow: 'POST, OPTIONS' });
+    // The length is reserved against the quota at creation, so it must be known then (a 4xx, not the library's 501).
+    if (method === 'POST' && req.headers['upload-defer-length'] !== undefined) {
+      req.resume();
+      return tusRefusal(res, 400, 'Upload-Length is required: uploads of a length not yet known are not supported.');
+    }
   } else {
     if (method === 'POST') return tusRefusal(res, 405, 'Method not allowed.', { Allow: 'HEAD, PATCH, DELETE, OPTIONS' });
     const info = ID.test(id) ? ((await tus.store.configstore.get(id)) as StoredUpload | undefined) : undefined;
     if (!info || (info.metadata?.binding ?? info.metadata?.owner) !== auth.binding) {
       req.resume();
       return tusRefusal(res, 404, 'The upload was not found.');
+    }
+    if (!info.finished && (method === 'HEAD' || method === 'PATCH') && (await leftComplete(tus, info))) {
+      // A crash came after the last byte and before the item was recorded: finish it now.
+      req.resume();
+      try {
+        await completeTusUpload(ctx, { id: info.id, ownerId: info.metadata?.owner ?? '' });
+      } catch (error) {
+        if (!isAppError(error)) throw error;
+        return sendJson(res, error.status, { message: error.message, ...(error.code ? { code: error.code } : {}), ...(error.errors ? { errors: error.errors } : {}) }, { 'Tus-Resumable': '1.0.0' });
+      }
+      return answerFinished(ctx, req, res, tus, (await readUploadInfo(tus.directory, info.id)) ?? info);
     }
     if (info.finished) return answerFinished(ctx, req, res, tus, info);
     if (method === 'PATCH') {
@@ -201,6 +234,8 @@ export async function handleTus(ctx: AppContext, req: IncomingMessage, res: Serv
         req.resume();
         return tusRefusal(res, 415, 'A PATCH body must be sent as application/offset+octet-stream.');
       }
+      // A sign of life: the sweep measures abandonment from the last one.
+      await touchReservation(ctx, id);
     }
   }
   tus.users.set(req, auth.user);
@@ -224,6 +259,13 @@ async function tusActor(ctx: AppContext, req: IncomingMessage, res: ServerRespon
   return auth && { user: auth.user, binding: auth.user.id };
 }
 
+/** All its bytes arrived (or already moved to the blob store), yet it is not marked finished. */
+async function leftComplete(tus: TusUploads, info: StoredUpload): Promise<boolean> {
+  if (info.size === undefined) return false;
+  const size = (await stat(path.join(tus.directory, info.id)).catch(() => null))?.size;
+  return size === undefined || size === info.size;
+}
+
 /** HEAD, PATCH and DELETE of an upload that is already an item. */
 async function answerFinished(ctx: AppContext, req: IncomingMessage, res: ServerResponse, tus: TusUploads, info: StoredUpload): Promise<void> {
   req.resume();
@@ -243,12 +285,19 @@ async function answerFinished(ctx: AppContext, req: IncomingMessage, res: Server
 }
 
 /**
- * The expiry sweep: unfinished uploads older than UPLOAD_EXPIRY_SECONDS (their data and metadata),
- * finished records as old, data files without metadata, and temporary blob files left by a crash.
+ * The upload sweep: unfinished tus uploads that received nothing for `upload_abandon_seconds` or
+ * began more than UPLOAD_EXPIRY_SECONDS ago (their data, metadata and reservation), finished
+ * records after UPLOAD_EXPIRY_SECONDS, data files without metadata, temporary blob files no live
+ * request is writing and untouched for `upload_idle_seconds` (a plain upload whose request or
+ * process died), then reservations with no sign of life (reservations.ts sweepReservations).
+ * Driven by ctx.clock, so a test runs it with a later clock instead of waiting.
  */
 export async function sweepUploads(ctx: AppContext): Promise<{ removed: number }> {
   const directory = path.join(ctx.config.dataDir, 'uploads', 'tus');
-  const cutoff = ctx.clock.now().getTime() - ctx.config.uploads.expiryMs;
+  const settings = await getSettings(ctx);
+  const now = ctx.clock.now().getTime();
+  const cutoff = now - ctx.config.uploads.expiryMs;
+  const abandonCutoff = now - settings.upload_abandon_seconds * 1000;
   let removed = 0;
   let names: string[] = [];
   try {
@@ -256,33 +305,53 @@ export async function sweepUploads(ctx: AppContext): Promise<{ removed: number }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const metadata = new Set(names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5)));
+  const metadata = [...new Set(names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5)))].filter((id) => ID.test(id));
+  const touched = await lastTouched(ctx, metadata);
   for (const id of metadata) {
-    if (!ID.test(id)) continue;
     const info = (await uploadsFor(ctx).store.configstore.get(id)) as StoredUpload | undefined;
-    const since = Date.parse(info?.finished?.at ?? info?.creation_date ?? '');
-    if (info && Number.isFinite(since) && since > cutoff) continue;
+    if (info?.finished) {
+      const since = Date.parse(info.finished.at);
+      if (Number.isFinite(since) && since > cutoff) continue;
+    } else if (info) {
+      const created = Date.parse(info.creation_date ?? '');
+      // A PATCH still writing keeps the data file's mtime fresh.
+      const written = (await stat(path.join(directory, id)).catch(() => null))?.mtimeMs ?? 0;
+      const lastSign = Math.max(Number.isFinite(created) ? created : 0, written, touched.get(id) ?? 0);
+      if (Number.isFinite(created) && created > cutoff && lastSign > abandonCutoff) {
+        // Keeps the reservation of an upload still being written alive for the database half of the
+        // sweep (and other app nodes' sweeps); written only once it is half-way to abandonment.
+        const touchedAt = touched.get(id) ?? 0;
+        if (lastSign > touchedAt && touchedAt < now - (now - abandonCutoff) / 2) await ctx.db.updateTable('upload_reservations').set({ touched_at: new Date(lastSign).toISOString() }).where('id', '=', id).execute();
+        continue;
+      }
+    }
     await discard(directory, id);
+    await releaseReservation(ctx.db, id);
     removed += 1;
   }
+  const known = new Set(metadata);
   for (const name of names) {
-    if (!ID.test(name) || metadata.has(name)) continue;
+    if (!ID.test(name) || known.has(name)) continue;
     const s = await stat(path.join(directory, name)).catch(() => null);
     if (s && s.mtimeMs < cutoff) {
       await rm(path.join(directory, name), { force: true });
       removed += 1;
     }
   }
-  const tmp = path.join(ctx.config.dataDir, 'blobs', '.tmp');
-  for (const name of await readdir(tmp).catch(() => [] as string[])) {
-    const s = await stat(path.join(tmp, name)).catch(() => null);
-    if (s && s.mtimeMs < cutoff) {
-      await rm(path.join(tmp, name), { force: true });
-      removed += 1;
-    }
-  }
-  if (removed > 0) ctx.logger.info({ removed }, 'swept expired uploads');
+  removed += (await ctx.blobs.sweepTemporary?.(new Date(now - settings.upload_idle_seconds * 1000))) ?? 0;
+  const released = await sweepReservations(ctx, settings);
+  if (removed > 0 || released > 0) ctx.logger.info({ removed, released }, 'swept expired uploads');
   return { removed };
+}
+
+/** When each upload's reservation last showed a sign of life (ms), in bounded batches. */
+async function lastTouched(ctx: AppContext, ids: string[]): Promise<Map<string, number>> {
+  const touched = new Map<string, number>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await ctx.db.selectFrom('upload_reservations').select(['id', 'touched_at']).where('id', 'in', ids.slice(i, i + 500)).execute();
+    for (const row of rows) touched.set(row.id, Date.parse(row.touched_at));
+  }
+  return touched;
 }
 
 /** Runs the sweep at boot and then every UPLOAD_SWEEP_SECONDS; the returned function stops it. */

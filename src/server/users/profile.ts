@@ -4,13 +4,18 @@ import sharp from 'sharp';
 import { z } from 'zod';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
+import { UNSAFE_PERSON_NAME } from '../files/names.ts';
 import { payloadTooLarge, validationError } from '../http/errors.ts';
 import { validate } from '../http/validate.ts';
 import { AVATAR_SIZES } from './presenter.ts';
 import { findUserById, updateUser } from './queries.ts';
 
 const shortText = (label: string, max: number) =>
-  z.string({ error: `The ${label} must be text.` }).trim().max(max, `The ${label} may not be greater than ${max} characters.`);
+  z
+    .string({ error: `The ${label} must be text.` })
+    .trim()
+    .max(max, `The ${label} may not be greater than ${max} characters.`)
+    .refine((v) => !UNSAFE_PERSON_NAME.test(v), `The ${label} may not contain control or text-direction characters.`);
 
 /** Profile fields a user may auto-save, each with its own rule. */
 const FIELDS = {

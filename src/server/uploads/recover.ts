@@ -1,0 +1,66 @@
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { AppContext } from '../context.ts';
+import { isAppError } from '../http/errors.ts';
+import { discardBlob, listIntents, type Intent } from './intents.ts';
+import { completeTusUpload, readUploadInfo, tusDirectory } from './tus-finish.ts';
+
+const ID = /^[0-9a-f]{32}$/;
+const BATCH = 100;
+
+/**
+ * What a crash left of finishing uploads, settled: run at start before the server listens (then
+ * every intent is dead: its process is gone), and by the reconciler for intents older than the
+ * upload expiry (left by a failure that could not even remove its blob).
+ *
+ * - an intent of a tus upload: finished (its bytes are complete: in the blob store or still in the
+ *   upload's data file), exactly once; refused now (the quota filled meanwhile) it is removed;
+ * - an intent of a plain upload or an import: its request died with the process, so its blob (if
+ *   it got stored) and the intent go;
+ * - at start, too, every tus upload whose bytes are all here but that is not marked finished (a
+ *   crash between the last byte and the intent, or between the commit and the mark): finished, so
+ *   a client's HEAD finds the item.
+ */
+export async function recoverUploads(ctx: AppContext, options: { before: Date | null } = { before: null }): Promise<{ finished: number; discarded: number }> {
+  let finished = 0;
+  let discarded = 0;
+  const settle = async (upload: { id: string; ownerId: string }) => {
+    try {
+      await completeTusUpload(ctx, upload);
+      finished += 1;
+    } catch (error) {
+      discarded += 1;
+      if (isAppError(error)) ctx.logger.warn({ upload: upload.id, status: error.status, reason: error.message }, 'a crashed tus upload could not be finished');
+      else ctx.logger.error({ err: error, upload: upload.id }, 'recovering a tus upload failed');
+    }
+  };
+  let after: Intent | undefined;
+  for (;;) {
+    const intents = await listIntents(ctx.db, { before: options.before?.toISOString() ?? null, ...(after ? { after } : {}), limit: BATCH });
+    for (const intent of intents) {
+      if (intent.upload_id && ID.test(intent.upload_id)) await settle({ id: intent.upload_id, ownerId: intent.owner_id });
+      else {
+        await discardBlob(ctx, intent.blob_key);
+        discarded += 1;
+      }
+    }
+    if (intents.length < BATCH) break;
+    after = intents.at(-1);
+    await yieldToLoop();
+  }
+  if (options.before === null) {
+    const directory = tusDirectory(ctx);
+    const names = await readdir(directory).catch(() => [] as string[]);
+    for (const name of names) {
+      const id = name.endsWith('.json') ? name.slice(0, -5) : '';
+      if (!ID.test(id)) continue;
+      const info = await readUploadInfo(directory, id);
+      if (!info || info.finished || info.size === undefined || !info.metadata?.owner) continue;
+      const size = (await stat(path.join(directory, id)).catch(() => null))?.size;
+      if (size === undefined || size === info.size) await settle({ id, ownerId: info.metadata.owner });
+    }
+  }
+  if (finished + discarded > 0) ctx.logger.info({ finished, discarded }, 'recovered uploads a crash interrupted');
+  return { finished, discarded };
+}

@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { AppContext } from '../context.ts';
+import { faultPoint } from '../faults.ts';
+import type { ItemWithCount } from '../files/queries.ts';
+import { AppError } from '../http/errors.ts';
+import { tokenUploadFinished } from '../upload-requests/data-plane.ts';
+import { findFileByBlobKey, finishUpload } from './finish.ts';
+import { discardBlob, dropIntent, findIntent, recordIntent } from './intents.ts';
+import { uploadPolicy } from './limits.ts';
+import { relativeFolders, uploadName } from './names.ts';
+import { judgeType, readHead } from './sniff.ts';
+
+/**
+ * Finishing a tus upload whose bytes are complete, so that a crash at any point of it can be
+ * finished again later, and the file is recorded exactly once:
+ *
+ * 1. an item already holding the upload's blob: done (a crash after the commit), answer it;
+ * 2. the intent (intents.ts), written once with everything the item needs (name, folder, the type
+ *    judged from the bytes, size, binding), before the bytes move;
+ * 3. the data file renamed into the blob store under a key made from the upload id, unless a
+ *    crash left it there already;
+ * 4. finishUpload: quota re-check, the item, and the intent taken, in one transaction;
+ * 5. the upload's metadata marked finished (HEAD answers the item from then on).
+ *
+ * Callers: the tus finish hook, a HEAD/PATCH of an upload a crash left complete (tus.ts), and the
+ * start-up recovery (recover.ts). In one process, concurrent calls for one id share one run; the
+ * intent's transaction makes it exactly once across processes and restarts.
+ */
+export interface StoredUpload {
+  id: string;
+  size?: number;
+  offset?: number;
+  metadata?: Record<string, string | null>;
+  creation_date?: string;
+  /** Set once the upload became an item: the data file is in the blob store then. */
+  finished?: { item_id: string; at: string };
+}
+
+/** What the intent of a tus upload records: the item to make, fixed before the bytes move. */
+interface TusFinish {
+  parentId: string | null;
+  folders: string[];
+  name: string;
+  mimetype: string;
+  size: number;
+  binding: string | null;
+}
+
+export const tusDirectory = (ctx: AppContext) => path.join(ctx.config.dataDir, 'uploads', 'tus');
+
+/** The blob a tus upload becomes: named by its id, so a restart knows where to look. */
+export function tusBlobKey(ownerId: string, uploadId: string): string {
+  const hex = uploadId.toLowerCase();
+  return `files/${ownerId.toLowerCase()}/${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+export async function readUploadInfo(directory: string, id: string): Promise<StoredUpload | undefined> {
+  try {
+    return JSON.parse(await readFile(path.join(directory, `${id}.json`), 'utf8')) as StoredUpload;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function discardUpload(directory: string, id: string): Promise<void> {
+  await rm(path.join(directory, id), { force: true });
+  await rm(path.join(directory, `${id}.json`), { force: true });
+}
+
+/** Written beside and renamed over, so a crash leaves the old metadata or the new, never half. */
+async function markFinished(ctx: AppContext, directory: string, info: StoredUpload, item: ItemWithCount): Promise<void> {
+  const file = path.join(directory, `${info.id}.json`);
+  const tmp = `${file}.${randomUUID()}.tmp`;
+  await writeFile(tmp, JSON.stringify({ ...info, offset: item.size, finished: { item_id: item.id, at: ctx.clock.now().toISOString() } }));
+  await rename(tmp, file);
+}
+
+const gone = () => new AppError(410, 'The upload is gone; send it again.');
+
+const running = new WeakMap<AppContext, Map<string, Promise<ItemWithCount>>>();
+
+export function completeTusUpload(ctx: AppContext, upload: { id: string; ownerId: string }): Promise<ItemWithCount> {
+  let inFlight = running.get(ctx);
+  if (!inFlight) running.set(ctx, (inFlight = new Map()));
+  const existing = inFlight.get(upload.id);
+  if (existing) return existing;
+  const work = complete(ctx, upload).finally(() => inFlight.delete(upload.id));
+  inFlight.set(upload.id, work);
+  return work;
+}
+
+async function complete(ctx: AppContext, { id, ownerId }: { id: string; ownerId: string }): Promise<ItemWithCount> {
+  const directory = tusDirectory(ctx);
+  const file = path.join(directory, id);
+  const blobKey = tusBlobKey(ownerId, id);
+  const info = await readUploadInfo(directory, id);
+  const done = await findFileByBlobKey(ctx.db, blobKey);
+  if (done) {
+    if (info && !info.finished) await markFinished(ctx, directory, info, done);
+    return done;
+  }
+  let intent = await findIntent(ctx.db, blobKey);
+  const size = intent ? undefined : (await stat(file).catch(() => null))?.size;
+  if (!intent && info?.size !== undefined && size !== undefined && size < info.size) throw new AppError(409, 'The upload is not complete.');
+  try {
+    const policy = await uploadPolicy(ctx);
+    if (!intent) {
+      if (!info || info.size === undefined || size !== info.size) throw gone();
+      const meta = info.metadata ?? {};
+      const name = uploadName(meta.filename ?? undefined);
+      const mimetype = await judgeType(policy, await readHead(file), name, meta.filetype);
+      const finish: TusFinish = { parentId: meta.parent_id ? meta.parent_id : null, folders: relativeFolders(meta.path ?? undefined), name, mimetype, size, binding: meta.binding ?? null };
+      faultPoint(ctx, 'tus-finish-before-intent');
+      await recordIntent(ctx, { blob_key: blobKey, owner_id: ownerId, upload_id: id, finish: JSON.stringify(finish) });
+      intent = (await findIntent(ctx.db, blobKey))!;
+    }
+    const finish = JSON.parse(intent.finish ?? 'null') as TusFinish | null;
+    if (!finish) {
+      await discardBlob(ctx, blobKey);
+      throw gone();
+    }
+    // The bytes into the blob store: a rename on the same disk. A crash may have moved them already.
+    let stored = await ctx.blobs.stat(blobKey);
+    if (stored) await rm(file, { force: true }); // a copy across disks that was cut short after the put
+    else if (await stat(file).catch(() => null)) stored = await ctx.blobs.adopt(blobKey, file);
+    else {
+      await dropIntent(ctx.db, blobKey);
+      throw gone();
+    }
+    faultPoint(ctx, 'tus-finish-after-blob-move');
+    if (stored.size !== finish.size) {
+      await discardBlob(ctx, blobKey);
+      throw gone();
+    }
+    const item = await finishUpload(ctx, policy, { ownerId, parentId: finish.parentId, folders: finish.folders, name: finish.name, mimetype: finish.mimetype, size: stored.size, blobKey, reservationId: id });
+    faultPoint(ctx, 'tus-finish-after-commit');
+    await tokenUploadFinished(ctx, finish.binding, item);
+    if (info) await markFinished(ctx, directory, info, item);
+    return item;
+  } catch (error) {
+    // A refused or lost upload is over: its files go (finishUpload removed the blob and the intent).
+    await discardUpload(directory, id);
+    throw error;
+  }
+}

@@ -1,0 +1,54 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLocalBlobStore, type BlobStore } from '../../src/server/blobs/store.ts';
+import { loadConfig } from '../../src/server/config/env.ts';
+
+describe('local blob store listing', () => {
+  let root: string;
+  let store: BlobStore;
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'cd-blobs-'));
+    store = createLocalBlobStore(root);
+  });
+  afterEach(() => rm(root, { recursive: true, force: true }));
+
+  const keys = async (prefix?: string) => {
+    const found: string[] = [];
+    for await (const entry of store.list(prefix)) found.push(entry.key);
+    return found.sort();
+  };
+
+  it('streams every key with its size and time, skipping temporary files and names that are not keys', async () => {
+    await store.put('files/u1/a', Readable.from([Buffer.from('abc')]));
+    await store.put('files/u2/b', Readable.from([Buffer.from('de')]));
+    await store.put('branding/x.png', Readable.from([Buffer.from('f')]));
+    await mkdir(path.join(root, '.tmp'), { recursive: true });
+    await writeFile(path.join(root, '.tmp', 'partial'), 'x');
+    await writeFile(path.join(root, 'files', 'Not A Key'), 'x');
+    expect(await keys()).toEqual(['branding/x.png', 'files/u1/a', 'files/u2/b']);
+    expect(await keys('files/')).toEqual(['files/u1/a', 'files/u2/b']);
+    expect(await keys('avatars/')).toEqual([]);
+    const entries = [];
+    for await (const entry of store.list('files/u1/')) entries.push(entry);
+    expect(entries).toEqual([{ key: 'files/u1/a', size: 3, modifiedAt: expect.any(Date) }]);
+  });
+
+  it('refuses a prefix that is not a folder of keys', () => {
+    expect(() => store.list('files')).toThrow();
+    expect(() => store.list('../')).toThrow();
+  });
+});
+
+describe('fault injection and reconciler settings', () => {
+  it('is off unless named, and refuses names it does not know', async () => {
+    const config = await loadConfig({}, '/srv');
+    expect(config.fault).toBeNull();
+    expect(config.blobs).toEqual({ reconcileMs: 86_400_000, orphanGraceMs: 3_600_000 });
+    expect((await loadConfig({ CLOUD_DRIVE_FAULT: 'tus-finish-after-blob-move' }, '/srv')).fault).toBe('tus-finish-after-blob-move');
+    await expect(loadConfig({ CLOUD_DRIVE_FAULT: 'everywhere' }, '/srv')).rejects.toThrow(/CLOUD_DRIVE_FAULT/);
+    await expect(loadConfig({ BLOB_ORPHAN_GRACE_SECONDS: '-1' }, '/srv')).rejects.toThrow(/BLOB_ORPHAN_GRACE_SECONDS/);
+  });
+});
