@@ -354,6 +354,7 @@ test('the toolbar never wraps: with the details panel open and an item selected,
   // No button's label breaks over two lines either.
   for (const name of ['Upload', 'New folder']) expect((await toolbar.getByRole('button', { name, exact: true }).boundingBox())!.height).toBeLessThan(44);
   await shot(page, 'files-toolbar-selected-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-toolbar-selected-light-desktop');
   for (const width of [1280, 1100, 900, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await expect.poll(rows).toBe(1);
@@ -366,6 +367,10 @@ test('the toolbar never wraps: with the details panel open and an item selected,
     await more.click();
     await expect(page.getByRole('menuitem').first()).toBeVisible();
     await shot(page, 'files-toolbar-more-light-phone');
+    // Toolbar.tsx (changed elsewhere now): its More menu is a modal Radix menu, which hides the
+    // page with aria-hidden while the skip link and the cookie notice stay focusable. The item menu
+    // is non-modal for this reason; this exception goes when the More menu is too.
+    await expectNoSeriousA11yViolations(page, 'files-toolbar-more-light-phone', { knownRules: ['aria-hidden-focus'] });
     await page.keyboard.press('Escape');
   }
 });
@@ -382,6 +387,7 @@ test('trash, move and favourite each offer Undo in their toast', async ({ page }
   await page.getByRole('menuitem', { name: 'Move to trash' }).click();
   await expect(item(page, 'Keep')).toHaveCount(0);
   await shot(page, 'files-undo-toast-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-undo-toast-light-desktop');
   await undo().click();
   await expect(item(page, 'Keep')).toBeVisible();
 
@@ -436,10 +442,12 @@ test('each kind of file has its own icon; the details panel names the kind, the 
   await item(page, 'report.pdf').click();
   await expect(panel).toContainText('PDF document');
   await shot(page, 'files-kinds-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-kinds-light-desktop');
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.reload();
   await expect(page.getByRole('option')).toHaveCount(files.length);
   await shot(page, 'files-kinds-dark-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-kinds-dark-desktop');
 });
 
 test('an empty folder offers Upload and New folder, and says files can be dropped', async ({ page }) => {
@@ -450,8 +458,10 @@ test('an empty folder offers Upload and New folder, and says files can be droppe
   await expect(empty.getByRole('button', { name: 'New folder' })).toBeVisible();
   await expect(page.getByText('Or drop files and folders anywhere on this page.')).toBeVisible();
   await shot(page, 'files-empty-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-empty-light-desktop');
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, 'files-empty-light-phone');
+  await expectNoSeriousA11yViolations(page, 'files-empty-light-phone');
   const chooser = page.waitForEvent('filechooser');
   await empty.getByRole('button', { name: 'Upload files' }).click();
   await (await chooser).setFiles({ name: 'first.txt', mimeType: 'text/plain', buffer: Buffer.from('my first file') });

@@ -211,6 +211,7 @@ test('a screen whose script cannot be loaded says so, with the address and a rel
   await expect(error).toContainText(/missing: http:\/\/\S+\/_astro\/ProfileScreen/);
   await expect(error.getByRole('button', { name: 'Reload' })).toBeVisible();
   await shot(page, 'chunk-load-error-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'chunk-load-error-light-desktop');
   // The rest of the app still works.
   await page.unroute(/\/_astro\/ProfileScreen[^/]*\.js$/);
   await page.getByRole('link', { name: 'Files' }).first().click();
