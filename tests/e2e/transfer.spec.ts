@@ -93,7 +93,7 @@ test('import from URL: the server fetches the address into the open folder', asy
   db.prepare("insert into settings (key, value) values ('remote_upload_allowlist', ?) on conflict(key) do update set value = excluded.value").run(JSON.stringify([`127.0.0.1:${port}`]));
   try {
     await signUpAndOpen(page);
-    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByRole('menuitem', { name: 'Import from URL' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import from URL' });
     await dialog.getByLabel('Addresses, one per line').fill(`http://127.0.0.1:${port}/notes.txt\nhttp://169.254.169.254/latest/meta-data`);
