@@ -5,6 +5,7 @@ import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
 import { compressAssets } from './integrations/compress-assets.mjs';
+import { emojiData } from './integrations/emoji-data.mjs';
 import { API_BODY_LIMIT_BYTES } from './src/server/http/body-limit.ts';
 import { INLINE_SCRIPT_HASHES, PAGE_CSP_DIRECTIVES } from './src/server/http/csp.ts';
 
@@ -28,6 +29,7 @@ export default defineConfig({
   vite: {
     plugins: [
       tailwindcss(),
+      emojiData(),
       paraglideVitePlugin({ project: './project.inlang', outdir: './src/paraglide', strategy: ['baseLocale'] }),
     ],
   },

@@ -9,3 +9,9 @@ declare namespace App {
     locale: string;
   }
 }
+
+/** The emoji picker's data for one language, built by integrations/emoji-data.mjs. */
+declare module 'virtual:emoji-data-*' {
+  const data: import('./components/pickers/emojiData.ts').EmojiData;
+  export default data;
+}

@@ -79,6 +79,28 @@ function folderLoadFailed(error: unknown): void {
 
 const isMissing = (error: unknown) => error instanceof ApiError && error.status === 404;
 
+/**
+ * The first page of a listing the app asked for as it started (beside the user and the
+ * translations): the screen, mounting later, takes that answer once instead of asking again.
+ */
+let prefetched: { url: string; answer: Promise<ListAnswer>; at: number } | null = null;
+const PREFETCH_FRESH_MS = 10_000;
+
+function fetchFirstPage(url: string): Promise<ListAnswer> {
+  const early = prefetched;
+  prefetched = null;
+  if (early?.url === url && Date.now() - early.at < PREFETCH_FRESH_MS) return early.answer;
+  return api.get<ListAnswer>(url);
+}
+
+/** Starts loading a listing before its screen is drawn; the screen's own openListing takes the answer. */
+export function prefetchListing(source: Source): void {
+  const url = listUrl(source, null);
+  const answer = api.get<ListAnswer>(url);
+  answer.catch(() => undefined);
+  prefetched = { url, answer, at: Date.now() };
+}
+
 /** Opens a listing; `quiet` keeps the current items on screen while it refreshes. */
 export async function openListing(source: Source, { quiet = false } = {}): Promise<void> {
   const mine = ++generation;
@@ -86,7 +108,7 @@ export async function openListing(source: Source, { quiet = false } = {}): Promi
   const keep = quiet && current && sameSource(current.source, source);
   $listing.set(keep ? { ...current, status: current.status } : { source, items: [], root: null, nextCursor: null, status: 'loading', loadingMore: false });
   try {
-    const res = await api.get<ListAnswer>(listUrl(source, null));
+    const res = await fetchFirstPage(listUrl(source, null));
     if (mine !== generation) return;
     $listing.set({ source, items: res.data, root: res.meta?.root ?? null, nextCursor: res.meta?.next_cursor ?? null, status: 'ready', loadingMore: false });
   } catch (error) {

@@ -57,6 +57,7 @@ test('a person creates nested folders, renames, moves by picker and by drag, fav
   await page.getByRole('menuitem', { name: 'Rename' }).click();
   const style = page.getByRole('dialog', { name: 'Rename' });
   await style.getByRole('button', { name: 'Choose an emoji' }).click();
+  await page.getByRole('searchbox', { name: 'Search emoji' }).fill('package');
   await page.getByRole('button', { name: 'package', exact: true }).click();
   // Every swatch sits on one row: none wraps alone.
   const tops = await style.getByRole('radiogroup', { name: 'Colour' }).getByRole('radio').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
@@ -162,10 +163,12 @@ test('the view, sorting and details panel are remembered after a reload; multi-s
   await expect(page.getByTestId('info-panel')).toBeVisible();
 });
 
-test('names with markup, quotes, right-to-left marks and emoji show as text', async ({ page }) => {
+test('names with markup, quotes, right-to-left text and emoji show as text; direction overrides are refused', async ({ page }) => {
   await signUpAndOpen(page);
-  const tricky = '<img src=x onerror=alert(1)> "quoted" \u202Egnp.exe 🎉';
+  const tricky = '<img src=x onerror=alert(1)> "quoted" תמונה.png 🎉';
   await apiFolder(page, tricky);
+  const spoof = await page.request.post('/api/create-folder', { data: { name: 'invoice\u202Egnp.exe', parent_id: null }, headers: headers() });
+  expect(spoof.status()).toBe(422);
   await page.reload();
   await expect(page.getByRole('option').first()).toHaveAttribute('title', tricky);
   expect(await page.locator('img[src="x"]').count()).toBe(0);

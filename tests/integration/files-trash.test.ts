@@ -48,6 +48,25 @@ describe('trash and restore', () => {
     expect(await searchNames(client, 'secret')).toEqual(['secret.txt']);
   });
 
+  it('sorts the trash by when things went there, page by page', async () => {
+    const { client } = await registerUser(env.server.url);
+    const names = ['Zulu', 'Alpha', 'Mike'];
+    for (const name of names) {
+      const id = await mkdir(client, name);
+      expect((await trash(client, [id, 'folder'])).status).toBe(204);
+      // Each its own millisecond, so the order is the order of trashing.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const list = async (direction: string) => (await client.get(`/api/browse/trash/all?sort=deleted_at&direction=${direction}`)).body.data.map((i: any) => i.attributes.name);
+    expect(await list('asc')).toEqual(names);
+    expect(await list('desc')).toEqual([...names].reverse());
+    const first = await client.get('/api/browse/trash/all?sort=deleted_at&direction=desc&limit=2');
+    expect(first.body.data.map((i: any) => i.attributes.name)).toEqual(['Mike', 'Alpha']);
+    const next = await client.get(`/api/browse/trash/all?sort=deleted_at&direction=desc&limit=2&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`);
+    expect(next.body.data.map((i: any) => i.attributes.name)).toEqual(['Zulu']);
+    expect((await client.get('/api/browse/trash/all?sort=trashed_when')).status).toBe(422);
+  });
+
   it('keeps what was trashed on its own in the trash when its folder is restored', async () => {
     const { client } = await registerUser(env.server.url);
     const a = await mkdir(client, 'Outer');

@@ -7,6 +7,7 @@ import { $translations, loadTranslations, t } from '../../stores/i18n.ts';
 import { $router, redirectPage } from '../../stores/router.ts';
 import { watchSession } from '../../stores/session.ts';
 import { closeTopmost } from '../../stores/ui.ts';
+import { prefetchListing } from '../../stores/files.ts';
 import { $user, loadUser } from '../../stores/user.ts';
 import { lazyScreen } from './screenLoader.ts';
 import { ScreenErrorBoundary } from './ScreenErrorBoundary.tsx';
@@ -50,6 +51,13 @@ export default function App() {
   const [failed, setFailed] = useState<string | null>(null);
 
   useEffect(() => {
+    // The open screen's script is fetched now, beside the user and the translations, not after them.
+    const opening = $router.get();
+    if (opening && opening.route in screens) void screens[opening.route as keyof typeof screens]().catch(() => undefined);
+    // So is the list it will show.
+    if (opening?.route === 'files') prefetchListing({ kind: 'folder', id: opening.params.id || null });
+    else if (opening?.route === 'trash') prefetchListing({ kind: 'trash', id: opening.params.id || null });
+    else if (opening?.route === 'recent') prefetchListing({ kind: 'latest' });
     void loadTranslations($config.get()?.locale ?? 'en');
     loadUser()
       .then((loaded) => prefetchScreens(loaded.attributes.role === 'admin'))

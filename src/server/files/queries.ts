@@ -8,7 +8,8 @@ export type ItemRow = Selectable<ItemsTable>;
 /** A row with the number of children (for folders), as the presenter shows it. */
 export type ItemWithCount = ItemRow & { children: number };
 
-export const SORT_FIELDS = ['created_at', 'updated_at', 'name', 'size', 'type'] as const;
+/** `deleted_at` orders the trash by when things went there (outside the trash every row has the same null). */
+export const SORT_FIELDS = ['created_at', 'updated_at', 'deleted_at', 'name', 'size', 'type'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
 export type Direction = 'asc' | 'desc';
 export interface Sort {
@@ -23,6 +24,7 @@ type ItemsEb = ExpressionBuilder<Database, 'items'>;
 const SORT_COLUMN: Record<SortField, (eb: ItemsEb) => Expression<string | number>> = {
   created_at: (eb) => eb.ref('items.created_at'),
   updated_at: (eb) => eb.ref('items.updated_at'),
+  deleted_at: (eb) => eb.fn.coalesce('items.deleted_at', sql<string>`''`),
   name: (eb) => eb.ref('items.name_key'),
   size: (eb) => eb.ref('items.size'),
   type: (eb) => eb.fn.coalesce('items.mimetype', sql<string>`''`),
@@ -119,6 +121,7 @@ export function cursorOf(row: ItemRow, field: SortField): Cursor {
   const value: Record<SortField, string | number> = {
     created_at: row.created_at,
     updated_at: row.updated_at,
+    deleted_at: row.deleted_at ?? '',
     name: row.name_key,
     size: row.size,
     type: row.mimetype ?? '',

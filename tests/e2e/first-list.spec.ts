@@ -1,0 +1,39 @@
+import { expect, signUpAndOpen, test } from './fixtures.ts';
+
+// A printed figure, not an assertion: how long a cold visit to the file area takes to show its
+// first list, and how much JavaScript it transferred (compressed) to get there.
+test('prints the time to the first list on a cold file area', async ({ page, browser }) => {
+  await signUpAndOpen(page);
+  const res = await page.request.post('/api/create-folder', { data: { name: 'Measured', parent_id: null }, headers: { Origin: process.env.E2E_BASE_URL!, 'X-Requested-With': 'XMLHttpRequest' } });
+  expect(res.status()).toBe(201);
+  const cookies = await page.context().cookies();
+
+  // A new context: an empty cache, the same session.
+  const cold = await browser.newContext();
+  await cold.addCookies(cookies);
+  const fresh = await cold.newPage();
+  // Noted in the page itself, the moment the first item is in the document.
+  await fresh.addInitScript(() => {
+    const seen = new MutationObserver(() => {
+      if (document.querySelector('[role="option"]')) {
+        (window as unknown as { firstList: number }).firstList = performance.now();
+        seen.disconnect();
+      }
+    });
+    seen.observe(document, { childList: true, subtree: true });
+  });
+  await fresh.goto('/platform/files', { waitUntil: 'commit' });
+  await expect(fresh.getByRole('option', { name: 'Measured' })).toBeVisible();
+  const figures = await fresh.evaluate(() => {
+    const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    const js = resources.filter((r) => r.name.endsWith('.js'));
+    return {
+      firstList: Math.round((window as unknown as { firstList: number }).firstList),
+      jsFiles: js.length,
+      jsTransferredKb: Math.round(js.reduce((sum, r) => sum + r.transferSize, 0) / 1024),
+      jsDecodedKb: Math.round(js.reduce((sum, r) => sum + r.decodedBodySize, 0) / 1024),
+    };
+  });
+  console.log(`cold file area: first list on screen after ${figures.firstList} ms; ${figures.jsFiles} scripts, ${figures.jsTransferredKb} KB transferred (${figures.jsDecodedKb} KB decoded)`);
+  await cold.close();
+});
