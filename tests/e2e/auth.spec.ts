@@ -1,5 +1,5 @@
 import { putSetting } from '../../src/server/settings/service.ts';
-import { e2eEmail, expect, shot, signUpAndOpen, test } from './fixtures.ts';
+import { e2eEmail, expect, expectNoSeriousA11yViolations, shot, signUpAndOpen, test } from './fixtures.ts';
 import { e2eContext } from './seed.ts';
 
 const PASSWORD = 'e2e password 123';
@@ -30,6 +30,7 @@ test('an unverified account sees why uploads are held back, and can have the lin
     await bar.getByRole('button', { name: 'Resend verification email' }).click();
     await expect(page.getByText(`A new verification link is on its way to ${email}.`)).toBeVisible();
     await shot(page, 'verify-email-bar');
+    await expectNoSeriousA11yViolations(page, 'verify-email-bar');
   } finally {
     await putSetting(ctx, 'email_verification_required', false);
     await ctx.db.destroy();
@@ -48,6 +49,7 @@ test('a refused sign-up shows the field error and keeps the typed name', async (
   await expect(page.getByLabel('Full name')).toHaveValue('Edith Clarke');
   await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
   await shot(page, 'sign-up-errors');
+  await expectNoSeriousA11yViolations(page, 'sign-up-errors');
 });
 
 test('the guard sends a visitor to sign-in and back to the page they wanted', async ({ page, request }) => {
@@ -77,6 +79,7 @@ test('forgotten password answers without telling whether the address exists', as
   await page.getByRole('button', { name: 'Send reset link' }).click();
   await expect(page.getByRole('status')).toContainText('If that address has an account');
   await shot(page, 'forgotten-password-sent');
+  await expectNoSeriousA11yViolations(page, 'forgotten-password-sent');
 });
 
 for (const scheme of ['light', 'dark'] as const) {
@@ -89,6 +92,7 @@ for (const scheme of ['light', 'dark'] as const) {
         await expect(page.locator('h1')).toBeVisible();
         expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(scheme === 'dark');
         await shot(page, `${name}-${scheme}-${label}`);
+        await expectNoSeriousA11yViolations(page, `${name}-${scheme}-${label}`);
       }
     });
   }

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, shot, signUpAndOpen, test } from './fixtures.ts';
+import { expect, expectNoSeriousA11yViolations, shot, signUpAndOpen, test } from './fixtures.ts';
 import { e2eContext, seedFiles } from './seed.ts';
 
 const headers = () => ({ Origin: process.env.E2E_BASE_URL!, 'X-Requested-With': 'XMLHttpRequest' });
@@ -29,6 +29,7 @@ test('a person creates nested folders, renames, moves by picker and by drag, fav
   await signUpAndOpen(page);
   await expect(page.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
   await shot(page, 'files-empty-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-empty-light-desktop');
 
   await createFolderInUi(page, 'Projects');
   await createFolderInUi(page, 'Archive');
@@ -88,6 +89,7 @@ test('a person creates nested folders, renames, moves by picker and by drag, fav
   await item(page, 'Archive').dragTo(page.getByTestId('favourites'));
   await expect(page.getByTestId('favourites').getByRole('link', { name: /Archive/ })).toBeVisible();
   await shot(page, 'files-list-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-list-light-desktop');
 
   // Search with Ctrl+K finds the folder moved into Archive and opens it.
   await page.keyboard.press('Control+k');
@@ -113,6 +115,7 @@ test('a person creates nested folders, renames, moves by picker and by drag, fav
   await page.getByRole('navigation', { name: 'Folders' }).getByRole('link', { name: 'Trash' }).click();
   await expect(item(page, 'Taxes 2026')).toBeVisible();
   await shot(page, 'trash-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'trash-light-desktop');
   await page.getByRole('button', { name: 'Empty trash' }).click();
   await page.getByRole('dialog', { name: 'Empty the trash?' }).getByRole('button', { name: 'Empty trash' }).click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Your trash was successfully cleared.' })).toBeVisible();
@@ -152,6 +155,7 @@ test('the view, sorting and details panel are remembered after a reload; multi-s
   await page.keyboard.press('Escape');
   await expect(page.getByRole('option', { selected: true })).toHaveCount(0);
   await shot(page, 'files-grid-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-grid-light-desktop');
 
   await page.reload();
   await expect(page.getByTestId('items')).toHaveAttribute('data-view', 'grid');
@@ -199,12 +203,15 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.reload();
       await expect(item(page, 'Photos')).toBeVisible();
       await shot(page, `files-${scheme}-${label}-list`);
+      await expectNoSeriousA11yViolations(page, `files-${scheme}-${label}-list`);
       await page.goto('/platform/trash');
       await expect(page.getByRole('heading', { name: 'Your trash is empty' })).toBeVisible();
       await shot(page, `trash-empty-${scheme}-${label}`);
+      await expectNoSeriousA11yViolations(page, `trash-empty-${scheme}-${label}`);
       await page.goto('/platform/recent-uploads');
       await expect(page.getByRole('heading', { name: 'No uploads yet' })).toBeVisible();
       await shot(page, `recent-empty-${scheme}-${label}`);
+      await expectNoSeriousA11yViolations(page, `recent-empty-${scheme}-${label}`);
     });
   }
 }
@@ -229,6 +236,7 @@ test('a folder that does not exist says so once, in the list, with a way home', 
   await expect(page.getByRole('heading', { name: 'This folder could not be opened' })).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await shot(page, 'files-missing-folder-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-missing-folder-light-desktop');
   await page.getByRole('link', { name: 'Open my files' }).click();
   await expect(page).toHaveURL(/\/platform\/files$/);
   await expect(page.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
@@ -289,6 +297,7 @@ test('on a phone a long press selects and turns on multi-select', async ({ page 
   await item(page, 'Wallet').click();
   await expect(page.getByRole('option', { selected: true })).toHaveCount(2);
   await shot(page, 'files-multiselect-light-phone');
+  await expectNoSeriousA11yViolations(page, 'files-multiselect-light-phone');
 });
 
 test.describe('on a touch screen', () => {
@@ -318,6 +327,7 @@ test.describe('on a touch screen', () => {
     await expect(menu.getByRole('menuitem', { name: 'Open' })).toBeVisible();
     await expect(menu.getByTestId('shortcut').first()).toBeHidden();
     await shot(page, 'files-touch-menu-light-phone');
+    await expectNoSeriousA11yViolations(page, 'files-touch-menu-light-phone');
     await menu.getByRole('menuitem', { name: 'Open' }).click();
     await expect(page.getByRole('dialog')).toBeVisible();
   });
@@ -330,6 +340,7 @@ test('emoji in names draw with the bundled emoji font, not as boxes', async ({ p
   await expect(item(page, 'Holidays 🏖️ 2026')).toBeVisible();
   await expect.poll(() => page.evaluate(() => [...document.fonts].some((f) => f.family.replaceAll('"', '') === 'Twemoji Text' && f.status === 'loaded'))).toBe(true);
   await shot(page, 'files-emoji-name-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-emoji-name-light-desktop');
 });
 
 test('the toolbar never wraps: with the details panel open and an item selected, extra actions go into More', async ({ page }) => {
@@ -346,6 +357,7 @@ test('the toolbar never wraps: with the details panel open and an item selected,
   // No button's label breaks over two lines either.
   for (const name of ['Upload', 'New folder']) expect((await toolbar.getByRole('button', { name, exact: true }).boundingBox())!.height).toBeLessThan(44);
   await shot(page, 'files-toolbar-selected-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-toolbar-selected-light-desktop');
   for (const width of [1280, 1100, 900, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await expect.poll(rows).toBe(1);
@@ -358,6 +370,10 @@ test('the toolbar never wraps: with the details panel open and an item selected,
     await more.click();
     await expect(page.getByRole('menuitem').first()).toBeVisible();
     await shot(page, 'files-toolbar-more-light-phone');
+    // Toolbar.tsx (changed elsewhere now): its More menu is a modal Radix menu, which hides the
+    // page with aria-hidden while the skip link and the cookie notice stay focusable. The item menu
+    // is non-modal for this reason; this exception goes when the More menu is too.
+    await expectNoSeriousA11yViolations(page, 'files-toolbar-more-light-phone', { knownRules: ['aria-hidden-focus'] });
     await page.keyboard.press('Escape');
   }
 });
@@ -374,6 +390,7 @@ test('trash, move and favourite each offer Undo in their toast', async ({ page }
   await page.getByRole('menuitem', { name: 'Move to trash' }).click();
   await expect(item(page, 'Keep')).toHaveCount(0);
   await shot(page, 'files-undo-toast-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-undo-toast-light-desktop');
   await undo().click();
   await expect(item(page, 'Keep')).toBeVisible();
 
@@ -428,10 +445,12 @@ test('each kind of file has its own icon; the details panel names the kind, the 
   await item(page, 'report.pdf').click();
   await expect(panel).toContainText('PDF document');
   await shot(page, 'files-kinds-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-kinds-light-desktop');
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.reload();
   await expect(page.getByRole('option')).toHaveCount(files.length);
   await shot(page, 'files-kinds-dark-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-kinds-dark-desktop');
 });
 
 test('an empty folder offers Upload and New folder, and says files can be dropped', async ({ page }) => {
@@ -442,8 +461,10 @@ test('an empty folder offers Upload and New folder, and says files can be droppe
   await expect(empty.getByRole('button', { name: 'New folder' })).toBeVisible();
   await expect(page.getByText('Or drop files and folders anywhere on this page.')).toBeVisible();
   await shot(page, 'files-empty-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-empty-light-desktop');
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, 'files-empty-light-phone');
+  await expectNoSeriousA11yViolations(page, 'files-empty-light-phone');
   const chooser = page.waitForEvent('filechooser');
   await empty.getByRole('button', { name: 'Upload files' }).click();
   await (await chooser).setFiles({ name: 'first.txt', mimeType: 'text/plain', buffer: Buffer.from('my first file') });

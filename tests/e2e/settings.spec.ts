@@ -1,4 +1,4 @@
-import { expect, PASSWORD, shot, signUpAndOpen, test } from './fixtures.ts';
+import { expect, PASSWORD, expectNoSeriousA11yViolations, shot, signUpAndOpen, test } from './fixtures.ts';
 
 // A 2×2 PNG, enough for the server to decode and re-encode.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');
@@ -28,6 +28,7 @@ test('emptying the display name says it was not saved, and saves no blank name',
   await expect(page.getByText('This field cannot be empty, so it was not saved.')).toBeVisible();
   await expect(page.getByLabel('Display name')).toHaveAttribute('aria-invalid', 'true');
   await shot(page, 'profile-name-required-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'profile-name-required-light-desktop');
   // Typing a name again clears the message and saves it.
   await page.getByLabel('Display name').fill('Blank Test');
   await expect(page.getByText('This field cannot be empty, so it was not saved.')).toHaveCount(0);
@@ -51,6 +52,7 @@ test('an avatar upload replaces the letter, and a file that is not an image gets
   await expect(alert).toContainText('The avatar must be a PNG, JPEG, WebP or GIF image.');
   await expect(alert.getByRole('button', { name: 'That’s horrible!' })).toBeVisible();
   await shot(page, 'alert-popup-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'alert-popup-light-desktop');
   await page.keyboard.press('Escape');
   await expect(alert).toBeHidden();
 });
@@ -81,6 +83,7 @@ test('an access token is shown once, works as a bearer token, and can be revoked
   expect(token).toMatch(/^cd_/);
   await expect(page.getByText('nightly backup')).toBeVisible();
   await shot(page, 'tokens-created-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'tokens-created-light-desktop');
 
   const script = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
   expect((await script.get('/api/user', { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(200);

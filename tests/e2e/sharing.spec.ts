@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { putSetting } from '../../src/server/settings/service.ts';
 import { findUserByEmail } from '../../src/server/users/queries.ts';
-import { expect, shot, signUpAndOpen, test } from './fixtures.ts';
+import { expect, expectNoSeriousA11yViolations, shot, signUpAndOpen, test } from './fixtures.ts';
 import { e2eContext, seedFiles } from './seed.ts';
 
 const headers = () => ({ Origin: process.env.E2E_BASE_URL!, 'X-Requested-With': 'XMLHttpRequest' });
@@ -39,6 +39,7 @@ test('an owner shares a folder with a password and expiry; a visitor browses, do
   await expect(dialog.getByTestId('share-qr').locator('svg')).toBeVisible();
   await expect(dialog.getByText('Protected by a password')).toBeVisible();
   await shot(page, 'share-dialog-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'share-dialog-light-desktop');
   const link = await linkField.inputValue();
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('shared-icon')).toHaveCount(1);
@@ -51,6 +52,7 @@ test('an owner shares a folder with a password and expiry; a visitor browses, do
   await expect(guest.getByRole('heading', { name: 'This link is protected' })).toBeVisible();
   await expect(guest).toHaveTitle(/^This link is protected/);
   await shot(guest, 'share-gate-light-desktop');
+  await expectNoSeriousA11yViolations(guest, 'share-gate-light-desktop');
   await guest.getByLabel('Password').fill('wrong guess');
   await guest.getByRole('button', { name: 'Open' }).click();
   await expect(guest.getByRole('alert')).toContainText('not correct');
@@ -60,6 +62,7 @@ test('an owner shares a folder with a password and expiry; a visitor browses, do
   await expect(guest.getByTestId('shared-item')).toHaveCount(3);
   await expect(guest.getByRole('button', { name: 'Upload' })).toHaveCount(0);
   await shot(guest, 'share-browser-light-desktop');
+  await expectNoSeriousA11yViolations(guest, 'share-browser-light-desktop');
 
   // It downloads everything as a zip.
   const [zip] = await Promise.all([guest.waitForEvent('download'), guest.getByRole('link', { name: 'Download all' }).click()]);
@@ -111,18 +114,22 @@ test('an owner shares a folder with a password and expiry; a visitor browses, do
   await guest.getByRole('button', { name: 'Save' }).click();
   await expect(guest.getByTestId('shared-item').filter({ hasText: 'trip notes.txt' })).toBeVisible();
   await shot(guest, 'share-editor-light-desktop');
+  await expectNoSeriousA11yViolations(guest, 'share-editor-light-desktop');
 
   // Dark and phone views of the public browser.
   await guest.emulateMedia({ colorScheme: 'dark' });
   await guest.reload();
   await expect(guest.getByTestId('shared-item')).toHaveCount(4);
   await shot(guest, 'share-editor-dark-desktop');
+  await expectNoSeriousA11yViolations(guest, 'share-editor-dark-desktop');
   await guest.setViewportSize({ width: 390, height: 844 });
   await shot(guest, 'share-editor-dark-phone');
+  await expectNoSeriousA11yViolations(guest, 'share-editor-dark-phone');
   await guest.emulateMedia({ colorScheme: 'light' });
   await guest.reload();
   await expect(guest.getByTestId('shared-item')).toHaveCount(4);
   await shot(guest, 'share-editor-light-phone');
+  await expectNoSeriousA11yViolations(guest, 'share-editor-light-phone');
   await guest.setViewportSize({ width: 1280, height: 800 });
 
   // The owner sees the upload, and the link in My shared items.
@@ -146,9 +153,11 @@ test('an owner shares a folder with a password and expiry; a visitor browses, do
   await expect(nav.getByRole('link', { name: 'Holiday' })).toBeVisible();
   await expect(page.getByText(/expires [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M$/)).toBeVisible();
   await shot(page, 'my-shared-items-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'my-shared-items-light-desktop');
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByRole('navigation', { name: 'Places' }).getByRole('link', { name: 'My shared items' })).toHaveAttribute('aria-current', 'page');
   await shot(page, 'my-shared-items-light-phone');
+  await expectNoSeriousA11yViolations(page, 'my-shared-items-light-phone');
   await page.setViewportSize({ width: 1440, height: 900 });
 
   // The owner revokes; the visitor's next click lands on the 404 page.
@@ -176,6 +185,7 @@ test('an owner asks for files; the recipient uploads, tidies and hands them over
   const link = await ready.getByLabel('Link', { exact: true }).inputValue();
   expect(link).toMatch(/\/request\/[a-z2-7]{39}\/upload$/);
   await shot(page, 'request-dialog-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'request-dialog-light-desktop');
   await ready.getByRole('button', { name: 'Done' }).click();
 
   const other = await browser.newContext();
@@ -218,11 +228,13 @@ test('an owner asks for files; the recipient uploads, tidies and hands them over
   await guest.getByRole('button', { name: 'Save' }).click();
   await expect(guest.getByTestId('shared-item').filter({ hasText: 'contract-signed.pdf' })).toBeVisible();
   await shot(guest, 'request-page-light-desktop');
+  await expectNoSeriousA11yViolations(guest, 'request-page-light-desktop');
   await guest.setViewportSize({ width: 390, height: 844 });
   await guest.emulateMedia({ colorScheme: 'dark' });
   await guest.reload();
   await expect(guest.getByTestId('shared-item')).toHaveCount(1);
   await shot(guest, 'request-page-dark-phone');
+  await expectNoSeriousA11yViolations(guest, 'request-page-dark-phone');
   await guest.setViewportSize({ width: 1280, height: 800 });
   await guest.emulateMedia({ colorScheme: 'light' });
 
@@ -235,6 +247,7 @@ test('an owner asks for files; the recipient uploads, tidies and hands them over
   const confirm = guest.getByRole('alertdialog', { name: 'Hand the files over?' });
   await expect(confirm).toBeVisible();
   await shot(guest, 'request-confirm-light-desktop');
+  await expectNoSeriousA11yViolations(guest, 'request-confirm-light-desktop');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(confirm).toHaveCount(0);
   await expect(guest.getByTestId('shared-item')).toHaveCount(1);
@@ -244,6 +257,7 @@ test('an owner asks for files; the recipient uploads, tidies and hands them over
   await guest.reload();
   await expect(guest.getByTestId('request-closed')).toBeVisible();
   await shot(guest, 'request-filled-light-desktop');
+  await expectNoSeriousA11yViolations(guest, 'request-filled-light-desktop');
   await other.close();
 
   await item(page, 'Inbox').dblclick();
@@ -279,6 +293,7 @@ test('a link made with the dialog’s defaults never expires, and clearing an ex
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await fits()).toBe(true);
   await shot(page, 'share-dialog-light-phone');
+  await expectNoSeriousA11yViolations(page, 'share-dialog-light-phone');
   await page.setViewportSize({ width: 1440, height: 900 });
   await dialog.getByRole('button', { name: 'Create link' }).click();
   await expect(dialog.getByLabel('Link', { exact: true })).toHaveValue(/\/share\/[a-z2-7]{39}\/files$/);
@@ -313,6 +328,7 @@ test('the instance logo shows in the app sidebar, on the share password gate and
     await expect(guest.getByLabel('Password')).toBeVisible();
     await expect(guest.getByTestId('logo-image').locator('img')).toHaveAttribute('src', '/favicon.svg');
     await shot(guest, 'share-gate-logo-light-desktop');
+    await expectNoSeriousA11yViolations(guest, 'share-gate-logo-light-desktop');
     await guest.goto((await request.json()).data.attributes.link);
     await expect(guest.getByRole('button', { name: "I'm done" })).toBeVisible();
     await expect(guest.getByTestId('logo-image').locator('img')).toHaveAttribute('src', '/favicon.svg');

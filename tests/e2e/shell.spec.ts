@@ -1,4 +1,4 @@
-import { E2E_ADMIN, expect, shot, signIn, signUpAndOpen, test } from './fixtures.ts';
+import { E2E_ADMIN, expect, expectNoSeriousA11yViolations, shot, signIn, signUpAndOpen, test } from './fixtures.ts';
 
 test('the shell: sidebar entries, in-app navigation without a reload, and the empty Files screen', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -32,6 +32,7 @@ test('the notification centre opens from the bell with its empty state and close
   await expect(panel.getByRole('button', { name: 'Clear all' })).toHaveCount(0);
   expect((await panel.boundingBox())?.width).toBe(360);
   await shot(page, 'notifications-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'notifications-light-desktop');
   await page.keyboard.press('Escape');
   await expect(panel).toBeHidden();
 });
@@ -58,6 +59,7 @@ test('notifications: the bell shows unread ones, opening marks them read, an act
   await expect(panel.getByRole('region', { name: 'Unread', exact: true })).toContainText('Your files were imported');
   await expect(panel.getByRole('region', { name: 'Read', exact: true })).toContainText('Older news');
   await shot(page, 'notifications-list-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'notifications-list-light-desktop');
   expect((await marked).status()).toBe(204);
   await expect(sidebar.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();
 
@@ -71,6 +73,7 @@ test('notifications: the bell shows unread ones, opening marks them read, an act
   await expect(panel.getByRole('region', { name: 'Read', exact: true })).toContainText('Your files were imported');
   await page.evaluate(() => document.documentElement.classList.add('dark'));
   await shot(page, 'notifications-list-dark-desktop');
+  await expectNoSeriousA11yViolations(page, 'notifications-list-dark-desktop');
   await page.evaluate(() => document.documentElement.classList.remove('dark'));
   await page.keyboard.press('Escape');
   await page.setViewportSize({ width: 390, height: 844 });
@@ -80,6 +83,7 @@ test('notifications: the bell shows unread ones, opening marks them read, an act
   expect(box.x).toBeGreaterThanOrEqual(0);
   expect(box.x + box.width).toBeLessThanOrEqual(390);
   await shot(page, 'notifications-list-light-phone');
+  await expectNoSeriousA11yViolations(page, 'notifications-list-light-phone');
 
   const cleared = page.waitForResponse((r) => r.url().endsWith('/api/user/notifications'));
   await panel.getByRole('button', { name: 'Clear all' }).click();
@@ -142,6 +146,7 @@ test('the mobile menu opens from the top bar, navigates and closes', async ({ pa
   const menu = page.getByRole('dialog');
   await expect(menu.getByRole('link', { name: 'Files' })).toBeVisible();
   await shot(page, 'mobile-menu-light-phone');
+  await expectNoSeriousA11yViolations(page, 'mobile-menu-light-phone');
   await menu.getByRole('link', { name: 'Profile' }).click();
   await expect(page).toHaveURL(/\/user\/profile$/);
   await expect(menu).toBeHidden();
@@ -159,6 +164,7 @@ test('an admin sees the Dashboard entry and the instance figures', async ({ page
     await page.emulateMedia({ colorScheme: scheme });
     await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), scheme === 'dark');
     await shot(page, `admin-dashboard-${scheme}-desktop`);
+    await expectNoSeriousA11yViolations(page, `admin-dashboard-${scheme}-desktop`);
   }
 });
 
@@ -178,6 +184,7 @@ for (const scheme of ['light', 'dark'] as const) {
         await expect(page.getByRole('heading', { name: heading, level: 1 })).toBeVisible();
         expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(scheme === 'dark');
         await shot(page, `${name}-${scheme}-${label}`);
+        await expectNoSeriousA11yViolations(page, `${name}-${scheme}-${label}`);
       }
     });
   }
@@ -191,6 +198,7 @@ test('the app speaks German when the locale is German', async ({ page, context }
   await expect(page.getByRole('heading', { name: 'Dieser Ordner ist leer' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Abmelden' })).toBeVisible();
   await shot(page, 'files-de-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'files-de-light-desktop');
 });
 
 test('a screen whose script cannot be loaded says so, with the address and a reload button', async ({ page }) => {
@@ -203,6 +211,7 @@ test('a screen whose script cannot be loaded says so, with the address and a rel
   await expect(error).toContainText(/missing: http:\/\/\S+\/_astro\/ProfileScreen/);
   await expect(error.getByRole('button', { name: 'Reload' })).toBeVisible();
   await shot(page, 'chunk-load-error-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'chunk-load-error-light-desktop');
   // The rest of the app still works.
   await page.unroute(/\/_astro\/ProfileScreen[^/]*\.js$/);
   await page.getByRole('link', { name: 'Files' }).first().click();

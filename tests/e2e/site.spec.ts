@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/server/config/env.ts';
 import { createContext } from '../../src/server/context.ts';
 import { putSettings } from '../../src/server/settings/service.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
-import { shot } from './fixtures.ts';
+import { expectNoSeriousA11yViolations, shot } from './fixtures.ts';
 
 // A fresh instance of its own (not the suite's installed server): the wizard, then the public site.
 let fresh: RunningServer;
@@ -38,16 +38,19 @@ async function setMaintenance(on: boolean): Promise<void> {
 /** Light, dark (the theme is picked before first paint, so dark needs a reload) and phone width. */
 async function shots(page: Page, name: string, { phone = true } = {}) {
   await shot(page, name);
+  await expectNoSeriousA11yViolations(page, name);
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.reload();
   await page.waitForLoadState('networkidle');
   await shot(page, `${name}-dark`);
+  await expectNoSeriousA11yViolations(page, `${name}-dark`);
   await page.emulateMedia({ colorScheme: 'light' });
   if (phone) {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await page.waitForLoadState('networkidle');
     await shot(page, `${name}-phone`);
+    await expectNoSeriousA11yViolations(page, `${name}-phone`);
     await page.setViewportSize({ width: 1280, height: 720 });
   }
   await page.reload();
@@ -60,6 +63,8 @@ async function continueTo(page: Page, next: string) {
 }
 
 test('installs a fresh instance through the six wizard steps and lands signed in as admin', async ({ page }) => {
+  // Six steps, each shot and checked with axe in light, dark and at phone width.
+  test.setTimeout(90_000);
   await page.goto('/');
   await expect(page).toHaveURL(/\/setup-wizard\/status-check$/);
   await expect(page.getByRole('heading', { name: 'Enter the setup token' })).toBeVisible();
@@ -84,6 +89,7 @@ test('installs a fresh instance through the six wizard steps and lands signed in
   await page.getByLabel('I accept the licence').check();
   await page.getByLabel('Purchase code').fill('E2E-1234');
   await shot(page, 'setup-purchase-code');
+  await expectNoSeriousA11yViolations(page, 'setup-purchase-code');
   await continueTo(page, 'database');
 
   // Going back keeps what was saved.
@@ -97,6 +103,7 @@ test('installs a fresh instance through the six wizard steps and lands signed in
   await page.getByRole('button', { name: 'Save and continue' }).click();
   await expect(page.getByText(/Could not connect to the database/).first()).toBeVisible();
   await shot(page, 'setup-database-error');
+  await expectNoSeriousA11yViolations(page, 'setup-database-error');
   await page.getByRole('radio', { name: /Keep the current database/ }).check();
   await continueTo(page, 'environment');
 
@@ -106,6 +113,7 @@ test('installs a fresh instance through the six wizard steps and lands signed in
   await page.getByRole('button', { name: 'Send test email' }).click();
   await expect(page.getByText('A test email was sent to ines@e2e-site.test.')).toBeVisible();
   await shot(page, 'setup-environment');
+  await expectNoSeriousA11yViolations(page, 'setup-environment');
   await continueTo(page, 'app-setup');
 
   await page.getByLabel('App name').fill('E2E Drive');
@@ -136,6 +144,7 @@ test('installs a fresh instance through the six wizard steps and lands signed in
   await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
   await page.getByLabel('Confirm password').fill(ADMIN.password);
   await shot(page, 'setup-admin-setup');
+  await expectNoSeriousA11yViolations(page, 'setup-admin-setup');
   await page.getByRole('button', { name: 'Finish installation' }).click();
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
   const me = await page.request.get('/api/user', { headers: { Accept: 'application/json' } });
@@ -146,6 +155,8 @@ test('installs a fresh instance through the six wizard steps and lands signed in
 });
 
 test('shows a visitor the homepage, a dynamic page and the contact form, and mails the admin', async ({ browser }) => {
+  // Three screens, each shot and checked with axe in light, dark and at phone width.
+  test.setTimeout(90_000);
   const context = await browser.newContext({ baseURL: fresh.url });
   const page = await context.newPage();
   await page.goto('/');
@@ -165,6 +176,7 @@ test('shows a visitor the homepage, a dynamic page and the contact form, and mai
   await page.getByLabel('Email').fill('vic@e2e-site.test');
   await page.getByLabel('Message').fill('Do you offer team plans?');
   await shot(page, 'site-contact-filled');
+  await expectNoSeriousA11yViolations(page, 'site-contact-filled');
   await page.getByRole('button', { name: 'Send message' }).click();
   await expect(page).toHaveURL(/\/successfully-send$/);
   const mail = outbox().find((m) => m.subject === 'Contact form: Vic Visitor');

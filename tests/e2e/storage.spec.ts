@@ -1,4 +1,4 @@
-import { expect, shot, signUpAndOpen, test } from './fixtures.ts';
+import { expect, expectNoSeriousA11yViolations, shot, signUpAndOpen, test } from './fixtures.ts';
 
 const CATEGORIES = [
   ['images', 'Images', 'rgb(15, 159, 110)'],
@@ -52,8 +52,10 @@ test('an empty account: 0 B of the limit, the whole bar free, a legend of zeros;
   await expect(legend.locator('[data-category="empty"]')).toContainText('100%');
   await expect(page.getByText('Files in the trash count until the trash is emptied.')).toBeVisible();
   await shot(page, 'storage-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'storage-light-desktop');
   await page.evaluate(() => document.documentElement.classList.add('dark'));
   await shot(page, 'storage-dark-desktop');
+  await expectNoSeriousA11yViolations(page, 'storage-dark-desktop');
   expect(fontRequests, 'nothing here draws an emoji').toEqual([]);
 });
 
@@ -66,8 +68,10 @@ test('the storage page on a phone, light and dark', async ({ page }) => {
   expect(width, 'no sideways scrolling').toBeLessThanOrEqual(390);
   await page.evaluate(() => document.documentElement.classList.remove('dark'));
   await shot(page, 'storage-light-phone');
+  await expectNoSeriousA11yViolations(page, 'storage-light-phone');
   await page.evaluate(() => document.documentElement.classList.add('dark'));
   await shot(page, 'storage-dark-phone');
+  await expectNoSeriousA11yViolations(page, 'storage-dark-phone');
 });
 
 test('a failed load says so and tries again', async ({ page }) => {
@@ -106,6 +110,8 @@ test('usage by kind: each category its share of the bar, in its colour', async (
   for (const [key, , colour] of CATEGORIES) await expect(page.getByRole('meter').locator(`[data-segment="${key}"]`)).toHaveCSS('background-color', colour);
   await expect(page.getByTestId('storage-legend').locator('[data-category="images"]')).toContainText('30%');
   await shot(page, 'storage-used-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'storage-used-light-desktop');
   await page.evaluate(() => document.documentElement.classList.add('dark'));
   await shot(page, 'storage-used-dark-desktop');
+  await expectNoSeriousA11yViolations(page, 'storage-used-dark-desktop');
 });

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { expect, shot, signUpAndOpen, test } from './fixtures.ts';
+import { expect, expectNoSeriousA11yViolations, shot, signUpAndOpen, test } from './fixtures.ts';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const item = (page: import('@playwright/test').Page, name: string) => page.getByRole('option', { name, exact: true });
@@ -36,6 +36,7 @@ test('upload a file and a folder through the UI, preview an image, download a fi
   await expect(item(page, 'Album')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('tree', { name: 'Folders' }).getByRole('link', { name: 'Album' })).toBeVisible();
   await shot(page, 'uploaded-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'uploaded-light-desktop');
 
   // Preview the image.
   await item(page, 'sunset.png').dblclick();
@@ -44,6 +45,7 @@ test('upload a file and a folder through the UI, preview an image, download a fi
   await expect(image).toBeVisible();
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320);
   await shot(page, 'preview-image-desktop');
+  await expectNoSeriousA11yViolations(page, 'preview-image-desktop');
   await page.keyboard.press('Escape');
 
   // Download one file: the same bytes.
@@ -91,11 +93,12 @@ test('import from URL: the server fetches the address into the open folder', asy
   db.prepare("insert into settings (key, value) values ('remote_upload_allowlist', ?) on conflict(key) do update set value = excluded.value").run(JSON.stringify([`127.0.0.1:${port}`]));
   try {
     await signUpAndOpen(page);
-    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByRole('menuitem', { name: 'Import from URL' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import from URL' });
     await dialog.getByLabel('Addresses, one per line').fill(`http://127.0.0.1:${port}/notes.txt\nhttp://169.254.169.254/latest/meta-data`);
     await shot(page, 'import-url-light-desktop');
+    await expectNoSeriousA11yViolations(page, 'import-url-light-desktop');
     await dialog.getByRole('button', { name: 'Import' }).click();
     await expect(page.getByTestId('toast').filter({ hasText: '1 file imported' })).toBeVisible({ timeout: 20_000 });
     await expect(page.getByRole('dialog')).toContainText('169.254.169.254');

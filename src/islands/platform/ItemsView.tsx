@@ -20,7 +20,7 @@ import {
 import { useT } from '../../stores/i18n.ts';
 import { actionsFor, moveWithFeedback, openItem, runAction, type ActionContext } from './actions.ts';
 import { dropTarget, setDragItems } from './dnd.ts';
-import { ItemContextMenu } from './ItemContextMenu.tsx';
+import { ItemContextMenu, openContextMenuFromKeyboard } from './ItemContextMenu.tsx';
 import { ItemIcon } from './ItemIcon.tsx';
 
 const ROW_HEIGHT = 60;
@@ -44,6 +44,8 @@ export function ItemsView({ listing, favourites }: { listing: Listing; favourite
   const [focused, setFocused] = useState<string | null>(null);
   const items = listing.items;
   const selected = new Set(selection);
+  // The active item may have left the listing (trashed, moved): the list then starts again at the top.
+  const active = focused && items.some((i) => i.id === focused) ? focused : null;
 
   useLayoutEffect(() => {
     const el = container.current;
@@ -88,8 +90,25 @@ export function ItemsView({ listing, favourites }: { listing: Listing; favourite
     virtualizer.scrollToIndex(Math.floor(items.indexOf(item) / columns), { align: 'auto' });
   };
 
+  // A closing dialog gives focus back to the item it was about (see restoreFocus in the dialog store).
+  useEffect(() => {
+    const el = container.current;
+    if (!el) return;
+    const activate = (event: Event) => {
+      const id = (event as CustomEvent<string>).detail;
+      const index = items.findIndex((i) => i.id === id);
+      if (index === -1) return;
+      setFocused(id);
+      virtualizer.scrollToIndex(Math.floor(index / columns), { align: 'auto' });
+    };
+    el.addEventListener('activate-item', activate);
+    return () => el.removeEventListener('activate-item', activate);
+  }, [items, columns, virtualizer]);
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const current = focused ? items.findIndex((i) => i.id === focused) : -1;
+    // Keys pressed in an item's context menu bubble here through its portal: they are the menu's.
+    if (event.target !== event.currentTarget) return;
+    const current = active ? items.findIndex((i) => i.id === active) : -1;
     const run = (id: string) => {
       const action = actionsFor(context(selectedItems())).find((a) => a.id === id);
       if (action) void runAction(action, context(selectedItems()));
@@ -107,6 +126,15 @@ export function ItemsView({ listing, favourites }: { listing: Listing; favourite
     } else if (event.key === 'Delete' || (event.key === 'Backspace' && (event.metaKey || event.ctrlKey))) {
       event.preventDefault();
       run(listing.source.kind === 'trash' ? 'delete-forever' : 'trash');
+    } else if ((event.key === 'F10' && event.shiftKey) || event.key === 'ContextMenu') {
+      // The item's own context menu, as a right-click on it would open.
+      event.preventDefault();
+      const item = items[current === -1 ? 0 : current];
+      if (!item) return;
+      if (current === -1) setFocused(item.id);
+      if (!selected.has(item.id)) selectItem(item.id, 'single');
+      const el = document.getElementById(`item-${item.id}`);
+      if (el) openContextMenuFromKeyboard(el);
     } else if (event.key === 'F2') {
       event.preventDefault();
       run('rename');
@@ -127,12 +155,15 @@ export function ItemsView({ listing, favourites }: { listing: Listing; favourite
       role="listbox"
       aria-multiselectable
       aria-label={t('files.items')}
-      aria-activedescendant={focused ? `item-${focused}` : undefined}
+      aria-activedescendant={active ? `item-${active}` : undefined}
       tabIndex={0}
+      data-skip-target
       onKeyDown={onKeyDown}
-      onFocus={() => {
-        if (!focused && items[0]) setFocused(items[0].id);
+      onFocus={(event) => {
+        if (event.target === event.currentTarget && !active && items[0]) setFocused(items[0].id);
       }}
+      // The menu key's own contextmenu event lands on the list, not an item: the keydown above opens the item's menu.
+      onContextMenu={(event) => event.target === event.currentTarget && event.preventDefault()}
       className="group/list relative rounded-card outline-none"
       style={{ height: virtualizer.getTotalSize() }}
       data-testid="items"
@@ -150,7 +181,7 @@ export function ItemsView({ listing, favourites }: { listing: Listing; favourite
               item={item}
               view={view}
               selected={selected.has(item.id)}
-              focused={focused === item.id}
+              focused={active === item.id}
               multi={multi}
               listing={listing}
               context={() => context(selected.has(item.id) ? selectedItems() : [item])}
@@ -219,14 +250,20 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
   const detail = item.type === 'folder' ? t('files.items_count', { count: a.items ?? 0 }) : formatSize(a.size);
   const date = formatDate(a.deleted_at ?? a.created_at);
 
-  const handlers = {
+  // The option is the icon and name alone: its accessible name is the item's name, and every text
+  // inside an option must be part of its name (label in name, WCAG 2.5.3). Size and date sit beside
+  // it in the row, and are its description. The row takes the pointer and drag handling.
+  const option = {
     id: `item-${item.id}`,
     role: 'option' as const,
     'aria-selected': selected,
     'data-item-id': item.id,
     'data-testid': 'item',
     'aria-labelledby': `item-${item.id}-name`,
+    'aria-describedby': `item-${item.id}-detail item-${item.id}-date`,
     title: a.name,
+  };
+  const handlers = {
     draggable: listing.source.kind !== 'trash',
     onClick: (e: React.MouseEvent) => {
       onFocus();
@@ -270,18 +307,23 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
   if (view === 'grid') {
     return (
       <ItemContextMenu context={context} onOpen={() => !selected && selectItem(item.id, 'single')}>
-        <div {...handlers} className={`relative flex h-[176px] cursor-default flex-col items-center justify-center gap-3 rounded-card border border-border bg-surface p-3 text-center transition-colors select-none ${ring} ${focusRing}`}>
+        <div {...handlers} className={`relative flex h-[176px] cursor-default flex-col items-center justify-center rounded-card border border-border bg-surface p-3 text-center transition-colors select-none ${ring} ${focusRing}`}>
           {check && <span className="absolute top-2.5 left-2.5">{check}</span>}
-          <ItemIcon item={item} size="lg" />
-          <div className="w-full min-w-0">
-            <div className="flex min-w-0 items-center justify-center gap-1">
+          <div {...option} className="flex w-full min-w-0 flex-col items-center gap-3">
+            <ItemIcon item={item} size="lg" />
+            <div className="flex w-full min-w-0 items-center justify-center gap-1">
               <p id={`item-${item.id}-name`} className="truncate text-sm font-semibold">
                 {a.name}
               </p>
               {item.relationships.shared && <SharedIcon className="size-3.5" />}
             </div>
-            <p className="mt-0.5 truncate text-xs text-muted">{detail}</p>
           </div>
+          <p id={`item-${item.id}-detail`} className="mt-0.5 w-full truncate text-xs text-muted" aria-hidden>
+            {detail}
+          </p>
+          <span id={`item-${item.id}-date`} hidden>
+            {date}
+          </span>
         </div>
       </ItemContextMenu>
     );
@@ -290,20 +332,25 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
     <ItemContextMenu context={context} onOpen={() => !selected && selectItem(item.id, 'single')}>
       <div {...handlers} className={`flex h-[56px] cursor-default items-center gap-3 rounded-control px-3 transition-colors select-none ${ring} ${focusRing}`}>
         {check}
-        <ItemIcon item={item} />
-        <div className="min-w-0 flex-1">
-          <div className="flex min-w-0 items-center gap-1.5">
-            <p id={`item-${item.id}-name`} className="truncate text-[15px] font-medium">
-              {a.name}
-            </p>
-            {item.relationships.shared && <SharedIcon className="size-4" />}
+        <div {...option} className="flex min-w-0 flex-1 items-center gap-3">
+          <ItemIcon item={item} />
+          <div className="min-w-0 flex-1">
+            <div className="flex min-w-0 items-center gap-1.5">
+              <p id={`item-${item.id}-name`} className="truncate text-[15px] font-medium">
+                {a.name}
+              </p>
+              {item.relationships.shared && <SharedIcon className="size-4" />}
+            </div>
+            {/* The phone's size and date line repeats the description: drawn (not text) so the option's text stays its name. */}
+            <p className="truncate text-xs text-muted before:content-[attr(data-line)] sm:hidden" data-line={`${detail} · ${date}`} aria-hidden />
           </div>
-          <p className="truncate text-xs text-muted sm:hidden">
-            {detail} · {date}
-          </p>
         </div>
-        <span className="hidden w-28 shrink-0 text-right text-sm text-muted tabular-nums sm:block">{detail}</span>
-        <span className="hidden w-32 shrink-0 text-right text-sm text-muted sm:block">{date}</span>
+        <span id={`item-${item.id}-detail`} className="hidden w-28 shrink-0 text-right text-sm text-muted tabular-nums sm:block" aria-hidden>
+          {detail}
+        </span>
+        <span id={`item-${item.id}-date`} className="hidden w-32 shrink-0 text-right text-sm text-muted sm:block" aria-hidden>
+          {date}
+        </span>
       </div>
     </ItemContextMenu>
   );

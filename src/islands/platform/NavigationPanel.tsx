@@ -1,13 +1,12 @@
 import { useStore } from '@nanostores/react';
-import { ChevronRight, Clock, House, Star, Trash2, Link2 } from 'lucide-react';
+import { Clock, House, Star, Trash2, Link2 } from 'lucide-react';
 import { useState } from 'react';
-import { $tree, addFavourites, emojiChar, removeFavourite, type Listing, type TreeNode } from '../../stores/files.ts';
+import { $tree, addFavourites, removeFavourite, type Listing } from '../../stores/files.ts';
 import { useT } from '../../stores/i18n.ts';
 import { toast } from '../../stores/ui.ts';
 import { $user } from '../../stores/user.ts';
-import { Emoji } from '../../components/pickers/Emoji.tsx';
-import { moveWithFeedback, treeNodeItem } from './actions.ts';
-import { ItemContextMenu } from './ItemContextMenu.tsx';
+import { moveWithFeedback } from './actions.ts';
+import { FolderGlyph, FolderTree } from './FolderTree.tsx';
 import { dropTarget, hasDragItems, readDragItems } from './dnd.ts';
 
 /** The file area's left panel: places, favourites (drop a folder here to add it) and the folder tree. */
@@ -56,12 +55,24 @@ export function NavigationPanel({ listing, sharedActive = false }: { listing: Li
           <ul className="flex flex-col gap-0.5">
             {favourites.map((f) => (
               <li key={f.id} className="group flex items-center">
-                <a href={`/platform/files/${f.id}`} className={`flex min-w-0 flex-1 items-center gap-2 rounded-lg px-2 py-1.5 ${openId === f.id ? 'bg-brand-soft text-brand' : 'hover:bg-surface-2'}`}>
+                <a
+                  href={`/platform/files/${f.id}`}
+                  // One tab stop per favourite: Delete on the link does what the star button does.
+                  aria-keyshortcuts="Delete"
+                  onKeyDown={(e) => {
+                    if (e.key !== 'Delete') return;
+                    e.preventDefault();
+                    const next = (e.currentTarget.closest('li')?.nextElementSibling ?? e.currentTarget.closest('li')?.previousElementSibling)?.querySelector('a');
+                    void removeFavourite(f.id).then(() => next?.focus());
+                  }}
+                  className={`flex min-w-0 flex-1 items-center gap-2 rounded-lg px-2 py-1.5 ${openId === f.id ? 'bg-brand-soft text-brand' : 'hover:bg-surface-2'}`}
+                >
                   <FolderGlyph node={f.attributes} />
                   <span className="truncate">{f.attributes.name}</span>
                 </a>
                 <button
                   type="button"
+                  tabIndex={-1}
                   className="rounded-md p-1 text-warning opacity-70 group-hover:opacity-100"
                   aria-label={t('actions.remove_favourite_named', { name: f.attributes.name })}
                   onClick={() => void removeFavourite(f.id)}
@@ -87,23 +98,10 @@ export function NavigationPanel({ listing, sharedActive = false }: { listing: Li
         ) : tree.length === 0 ? (
           <p className="px-2 py-1.5 text-xs text-muted">{t('files.no_folders')}</p>
         ) : (
-          <ul role="tree" aria-labelledby="tree-heading">
-            {tree.map((node) => (
-              <TreeBranch key={node.id} node={node} depth={0} openId={openId} favourites={favouriteIds} />
-            ))}
-          </ul>
+          <FolderTree tree={tree} openId={openId ?? undefined} favourites={favouriteIds} labelledBy="tree-heading" />
         )}
       </section>
     </nav>
-  );
-}
-
-function FolderGlyph({ node }: { node: { color: string | null; emoji: unknown } }) {
-  if (emojiChar(node.emoji)) return <Emoji value={node.emoji} className="w-[18px] shrink-0 text-center" />;
-  return (
-    <svg viewBox="0 0 24 24" className="size-[18px] shrink-0" aria-hidden style={{ color: node.color ?? 'var(--brand)' }}>
-      <path d="M3 6.5A1.5 1.5 0 0 1 4.5 5h4.4l2 2h8.6A1.5 1.5 0 0 1 21 8.5v9a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5z" fill="currentColor" />
-    </svg>
   );
 }
 
@@ -123,47 +121,4 @@ function Place({ href, icon, label, active, dropId }: { href: string; icon: Reac
       </a>
     </li>
   );
-}
-
-function TreeBranch({ node, depth, openId, favourites }: { node: TreeNode; depth: number; openId: string | null | undefined; favourites: Set<string> }) {
-  const t = useT();
-  const containsOpen = !!openId && openId !== node.id && containsId(node, openId);
-  const [expanded, setExpanded] = useState(containsOpen);
-  const [over, setOver] = useState(false);
-  const isOpen = expanded || containsOpen;
-  const drop = dropTarget(node.id, (items, to) => void moveWithFeedback(items, to), setOver);
-  return (
-    <li role="treeitem" aria-expanded={node.folders.length ? isOpen : undefined} aria-selected={openId === node.id}>
-      <div className="flex items-center" style={{ paddingLeft: depth * 14 }}>
-        {node.folders.length > 0 ? (
-          <button type="button" onClick={() => setExpanded(!isOpen)} className="rounded p-0.5 text-muted hover:text-text" aria-label={isOpen ? t('files.collapse') : t('files.expand')}>
-            <ChevronRight className={`size-3.5 transition-transform ${isOpen ? 'rotate-90' : ''}`} aria-hidden />
-          </button>
-        ) : (
-          <span className="w-[18px]" />
-        )}
-        <ItemContextMenu context={() => ({ source: { kind: 'folder', id: openId ?? null }, items: [treeNodeItem(node)], favourites })} onOpen={() => undefined}>
-          <a
-            href={`/platform/files/${node.id}`}
-            {...drop}
-            className={`flex min-w-0 flex-1 items-center gap-2 rounded-lg px-1.5 py-1.5 ${over ? 'bg-brand-soft ring-2 ring-brand' : openId === node.id ? 'bg-brand-soft text-brand' : 'hover:bg-surface-2'}`}
-          >
-            <FolderGlyph node={node} />
-            <span className="truncate">{node.name}</span>
-          </a>
-        </ItemContextMenu>
-      </div>
-      {isOpen && node.folders.length > 0 && (
-        <ul role="group">
-          {node.folders.map((child) => (
-            <TreeBranch key={child.id} node={child} depth={depth + 1} openId={openId} favourites={favourites} />
-          ))}
-        </ul>
-      )}
-    </li>
-  );
-}
-
-function containsId(node: TreeNode, id: string): boolean {
-  return node.folders.some((child) => child.id === id || containsId(child, id));
 }

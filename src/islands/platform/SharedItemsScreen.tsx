@@ -63,7 +63,7 @@ export default function SharedItemsScreen() {
                     {a.expires_at ? ` · ${t('sharing.expires', { date: formatDateTime(a.expires_at) })}` : ''}
                   </p>
                 </div>
-                <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${a.expired ? 'bg-danger/10 text-danger' : 'bg-success/10 text-success'}`}>{a.expired ? t('sharing.state_expired') : t('sharing.state_active')}</span>
+                <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${a.expired ? 'bg-danger/10 text-danger-text' : 'bg-success/10 text-success-text'}`}>{a.expired ? t('sharing.state_expired') : t('sharing.state_active')}</span>
                 <button type="button" className="btn-secondary" onClick={() => openDialog({ kind: 'share', item })}>
                   {t('sharing.manage')}
                 </button>

@@ -4,7 +4,7 @@ import { Logo } from '../../components/Logo.tsx';
 export function PublicHeader() {
   return (
     <header className="mx-auto flex max-w-4xl items-center px-4 pt-6">
-      <a href="/" rel="external" aria-label="Home">
+      <a href="/" rel="external">
         <Logo />
       </a>
     </header>

@@ -109,7 +109,7 @@ function SaveHint({ field }: { field: string }) {
   if (state.status === 'saving') return <LoaderCircle className="size-3.5 animate-spin text-muted" aria-label={t('profile.saving')} />;
   if (state.status === 'saved')
     return (
-      <span className="inline-flex items-center gap-1 text-xs font-medium text-success" role="status">
+      <span className="inline-flex items-center gap-1 text-xs font-medium text-success-text" role="status">
         <Check className="size-3.5" aria-hidden />
         {t('profile.saved')}
       </span>

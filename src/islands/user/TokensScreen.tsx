@@ -72,7 +72,7 @@ export default function TokensScreen() {
 
         {fresh && (
           <div className="card border-success/40 p-5" role="status">
-            <p className="mb-3 text-sm font-semibold text-success">{t('tokens.created')}</p>
+            <p className="mb-3 text-sm font-semibold text-success-text">{t('tokens.created')}</p>
             <div className="flex flex-wrap items-center gap-2">
               <code data-testid="new-token" className="min-w-0 flex-1 rounded-control bg-surface-2 px-3 py-2.5 font-mono text-sm break-all">
                 {fresh.token}

@@ -1,6 +1,6 @@
 import { Dialog } from 'radix-ui';
 import type { ReactNode } from 'react';
-import { closeDialog } from '../../../stores/dialogs.ts';
+import { closeDialog, restoreFocus } from '../../../stores/dialogs.ts';
 
 /** The frame every platform dialog shares: backdrop, centred card, title, Escape and backdrop close. */
 export function DialogFrame({ title, description, children, onOpenAutoFocus }: { title: string; description?: string; children: ReactNode; onOpenAutoFocus?: (e: Event) => void }) {
@@ -10,6 +10,10 @@ export function DialogFrame({ title, description, children, onOpenAutoFocus }: {
         <Dialog.Overlay className="fixed inset-0 z-50 bg-backdrop" />
         <Dialog.Content
           onOpenAutoFocus={onOpenAutoFocus}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            restoreFocus();
+          }}
           className="card fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 overflow-y-auto p-6 md:w-[490px]"
         >
           <Dialog.Title className="text-xl font-bold tracking-tight">{title}</Dialog.Title>

@@ -3,7 +3,7 @@ import { ChevronLeft, ChevronRight, Download, X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useEffect, useState } from 'react';
 import { Spinner } from '../../../components/Spinner.tsx';
-import { closeDialog, openDialog } from '../../../stores/dialogs.ts';
+import { closeDialog, openDialog, restoreFocus } from '../../../stores/dialogs.ts';
 import { $listing, formatSize, type Item } from '../../../stores/files.ts';
 import { useT } from '../../../stores/i18n.ts';
 import { downloadUrl, startDownload } from '../actions.ts';
@@ -46,6 +46,10 @@ export function PreviewDialog({ item }: { item: Item }) {
             if (e.key === 'ArrowLeft') go(-1);
           }}
           aria-describedby={undefined}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            restoreFocus();
+          }}
         >
           <header className="flex items-center gap-3 px-4 py-3 sm:px-6">
             <ItemIcon item={item} size="sm" />

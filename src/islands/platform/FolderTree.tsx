@@ -1,0 +1,169 @@
+import { ChevronRight } from 'lucide-react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Emoji } from '../../components/pickers/Emoji.tsx';
+import { emojiChar, pathTo, type TreeNode } from '../../stores/files.ts';
+import { moveWithFeedback, treeNodeItem } from './actions.ts';
+import { dropTarget } from './dnd.ts';
+import { ItemContextMenu, openContextMenuFromKeyboard } from './ItemContextMenu.tsx';
+
+interface Visible {
+  node: TreeNode;
+  parentId: string | null;
+}
+
+/** The folders shown now, top to bottom: a collapsed folder hides its subfolders. */
+function visibleNodes(nodes: TreeNode[], expanded: Set<string>, parentId: string | null = null, out: Visible[] = []): Visible[] {
+  for (const node of nodes) {
+    out.push({ node, parentId });
+    if (expanded.has(node.id)) visibleNodes(node.folders, expanded, node.id, out);
+  }
+  return out;
+}
+
+/**
+ * The folder tree of the navigation panel, as the WAI-ARIA tree pattern has it: one tab stop (the
+ * open folder, else the last one visited, else the first), Up and Down move, Right and Left expand,
+ * collapse or go to a child or the parent, Home and End jump, Enter opens, Shift+F10 the menu.
+ */
+export function FolderTree({ tree, openId, favourites, labelledBy }: { tree: TreeNode[]; openId: string | undefined; favourites: Set<string>; labelledBy: string }) {
+  const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
+  const [activeId, setActiveId] = useState<string | null>(null);
+  const root = useRef<HTMLUListElement>(null);
+
+  // The branches down to the open folder open with it (also when the tree arrives after the listing).
+  useEffect(() => {
+    if (!openId) return;
+    const trail = pathTo(tree, openId).slice(0, -1);
+    setExpanded((prev) => (trail.every((n) => prev.has(n.id)) ? prev : new Set([...prev, ...trail.map((n) => n.id)])));
+  }, [tree, openId]);
+
+  const visible = visibleNodes(tree, expanded);
+  const has = (id: string | null | undefined) => !!id && visible.some((v) => v.node.id === id);
+  const tabStop = has(activeId) ? activeId : has(openId) ? openId! : (visible[0]?.node.id ?? null);
+
+  const toggle = (id: string, open: boolean) =>
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (open) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const focusNode = (id: string | null | undefined) => {
+    if (!id) return;
+    setActiveId(id);
+    root.current?.querySelector<HTMLElement>(`[data-node-id="${CSS.escape(id)}"]`)?.focus();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
+    const li = (event.target as HTMLElement).closest<HTMLElement>('[role=treeitem]');
+    const index = visible.findIndex((v) => v.node.id === li?.dataset.nodeId);
+    const current = visible[index];
+    if (!li || !current) return;
+    const { node } = current;
+    const link = li.querySelector<HTMLAnchorElement>(':scope > div a');
+    let handled = true;
+    if (event.key === 'ArrowDown') focusNode(visible[index + 1]?.node.id);
+    else if (event.key === 'ArrowUp') focusNode(visible[index - 1]?.node.id);
+    else if (event.key === 'Home') focusNode(visible[0]?.node.id);
+    else if (event.key === 'End') focusNode(visible.at(-1)?.node.id);
+    else if (event.key === 'ArrowRight') {
+      if (node.folders.length && !expanded.has(node.id)) toggle(node.id, true);
+      else if (node.folders.length) focusNode(node.folders[0]!.id);
+    } else if (event.key === 'ArrowLeft') {
+      if (expanded.has(node.id)) toggle(node.id, false);
+      else focusNode(current.parentId);
+    } else if (event.key === 'Enter') link?.click();
+    else if ((event.key === 'F10' && event.shiftKey) || event.key === 'ContextMenu') {
+      if (link) openContextMenuFromKeyboard(link);
+    } else handled = false;
+    if (handled) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  };
+
+  return (
+    <ul
+      ref={root}
+      role="tree"
+      aria-labelledby={labelledBy}
+      onKeyDown={onKeyDown}
+      onFocus={(event) => {
+        const id = (event.target as HTMLElement).closest<HTMLElement>('[role=treeitem]')?.dataset.nodeId;
+        if (id) setActiveId(id);
+      }}
+    >
+      {tree.map((node) => (
+        <TreeBranch key={node.id} node={node} depth={0} openId={openId} favourites={favourites} expanded={expanded} tabStop={tabStop} toggle={toggle} />
+      ))}
+    </ul>
+  );
+}
+
+interface BranchProps {
+  node: TreeNode;
+  depth: number;
+  openId: string | undefined;
+  favourites: Set<string>;
+  expanded: Set<string>;
+  tabStop: string | null;
+  toggle: (id: string, open: boolean) => void;
+}
+
+function TreeBranch({ node, depth, openId, favourites, expanded, tabStop, toggle }: BranchProps) {
+  const [over, setOver] = useState(false);
+  const isOpen = expanded.has(node.id);
+  const drop = dropTarget(node.id, (items, to) => void moveWithFeedback(items, to), setOver);
+  return (
+    <li
+      role="treeitem"
+      data-node-id={node.id}
+      tabIndex={tabStop === node.id ? 0 : -1}
+      aria-labelledby={`tree-${node.id}-name`}
+      aria-expanded={node.folders.length ? isOpen : undefined}
+      aria-selected={openId === node.id}
+      // The row shows the focus ring: the item itself also holds its subfolders.
+      className="outline-none [&:focus-visible>div]:outline-2 [&:focus-visible>div]:outline-ring"
+    >
+      <div className="flex items-center rounded-lg" style={{ paddingLeft: depth * 14 }}>
+        {node.folders.length > 0 ? (
+          // A pointer target only: from the keyboard, Right and Left expand and collapse.
+          <span onClick={() => toggle(node.id, !isOpen)} className="cursor-pointer rounded p-0.5 text-muted hover:text-text" aria-hidden>
+            <ChevronRight className={`size-3.5 transition-transform ${isOpen ? 'rotate-90' : ''}`} />
+          </span>
+        ) : (
+          <span className="w-[18px]" />
+        )}
+        <ItemContextMenu context={() => ({ source: { kind: 'folder', id: openId ?? null }, items: [treeNodeItem(node)], favourites })} onOpen={() => undefined}>
+          <a
+            href={`/platform/files/${node.id}`}
+            tabIndex={-1}
+            {...drop}
+            className={`flex min-w-0 flex-1 items-center gap-2 rounded-lg px-1.5 py-1.5 outline-none ${over ? 'bg-brand-soft ring-2 ring-brand' : openId === node.id ? 'bg-brand-soft text-brand' : 'hover:bg-surface-2'}`}
+          >
+            <FolderGlyph node={node} />
+            <span id={`tree-${node.id}-name`} className="truncate">
+              {node.name}
+            </span>
+          </a>
+        </ItemContextMenu>
+      </div>
+      {isOpen && node.folders.length > 0 && (
+        <ul role="group">
+          {node.folders.map((child) => (
+            <TreeBranch key={child.id} node={child} depth={depth + 1} openId={openId} favourites={favourites} expanded={expanded} tabStop={tabStop} toggle={toggle} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+export function FolderGlyph({ node }: { node: { color: string | null; emoji: unknown } }) {
+  if (emojiChar(node.emoji)) return <Emoji value={node.emoji} className="w-[18px] shrink-0 text-center" />;
+  return (
+    <svg viewBox="0 0 24 24" className="size-[18px] shrink-0" aria-hidden style={{ color: node.color ?? 'var(--brand)' }}>
+      <path d="M3 6.5A1.5 1.5 0 0 1 4.5 5h4.4l2 2h8.6A1.5 1.5 0 0 1 21 8.5v9a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5z" fill="currentColor" />
+    </svg>
+  );
+}
