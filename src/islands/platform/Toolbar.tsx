@@ -54,6 +54,7 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
         <button type="button" className="btn-primary mr-1 shrink-0 px-3 py-2 text-sm whitespace-nowrap" onClick={() => openCreateFolder(source.id)}>
           <CreateFolderIcon className="size-4" aria-hidden />
           <span className="hidden sm:inline">{t('actions.create_folder')}</span>
+          <span className="sr-only sm:hidden">{t('actions.create_folder')}</span>
         </button>
       )}
       {source.kind === 'trash' && source.id === null && listing.items.length > 0 && (
@@ -182,7 +183,8 @@ function useActionRoom(count: number) {
 function MoreActions({ actions, ctx }: { actions: Action[]; ctx: ActionContext }) {
   const t = useT();
   return (
-    <DropdownMenu.Root>
+    // Not modal, like the item menus: a modal menu hides the page while its skip link stays focusable.
+    <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger asChild>
         <button type="button" data-action-slot aria-label={t('files.more_actions')} title={t('files.more_actions')} className="inline-flex size-9 shrink-0 items-center justify-center rounded-control text-muted hover:bg-surface-2 hover:text-text">
           <Ellipsis className="size-[18px]" aria-hidden />
