@@ -22,6 +22,9 @@ export function isSpotlightShortcut(event: Pick<KeyboardEvent, 'key' | 'ctrlKey'
 }
 
 /** The folder a result opens: a folder itself; a file its parent folder, or home (null) at the top. */
+/** A file the spotlight opened: its folder's list selects it, scrolls to it and gives it focus, once. */
+export const $revealItem = atom<string | null>(null);
+
 export function spotlightTarget(item: Pick<ItemData, 'id' | 'type'> & { attributes: Pick<ItemData['attributes'], 'parent_id'> }): string | null {
   return item.type === 'folder' ? item.id : item.attributes.parent_id;
 }

@@ -3,8 +3,8 @@ import { expect, shot, signUpAndOpen, test } from './fixtures.ts';
 
 const HEADERS = () => ({ Origin: process.env.E2E_BASE_URL!, 'X-Requested-With': 'XMLHttpRequest' });
 
-/** A name that would be markup, a quote, a right-to-left override and an emoji if it were not text. (Names may not hold "/".) */
-const NASTY = '<img src=x onerror="window.__xss=1"><b>x "q" \u202Ertl 🎉';
+/** A name that would be markup, a quote, right-to-left text and an emoji if it were not text. (Names may not hold "/" or direction overrides.) */
+const NASTY = '<img src=x onerror="window.__xss=1"><b>x "q" שלום 🎉';
 
 async function createFolder(page: Page, name: string, parentId: string | null = null, emoji: unknown = null): Promise<string> {
   const res = await page.request.post('/api/create-folder', { data: { name, parent_id: parentId, emoji }, headers: HEADERS() });
@@ -210,4 +210,28 @@ test('on a phone the spotlight fills the width; with the Apple emoji set Twemoji
   await page.evaluate(() => document.documentElement.classList.add('dark'));
   await shot(page, 'spotlight-results-dark-phone');
   expect(fontRequests).toEqual([]);
+});
+
+test('a file found by the spotlight is selected and focused in its folder, and Enter previews it', async ({ page }) => {
+  const ids = await seed(page);
+  const email = await page.evaluate(async () => (await (await fetch('/api/user', { headers: { Accept: 'application/json' } })).json()).data.attributes.email as string);
+  const { e2eContext, seedFiles } = await import('./seed.ts');
+  const ctx = await e2eContext();
+  // Newest first: the file found sits at the end of a long folder, below the fold.
+  await seedFiles(ctx, email, ids['Reports']!, 1, 'quarterly');
+  await seedFiles(ctx, email, ids['Reports']!, 40, 'filler');
+  await ctx.db.destroy();
+
+  await open(page);
+  await input(page).fill('quarterly');
+  await expect(options(page)).toHaveCount(1);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/platform/files/${ids['Reports']}$`));
+  const found = page.getByRole('option', { name: 'quarterly-00000.txt' });
+  await expect(found).toHaveAttribute('aria-selected', 'true');
+  await expect(found).toBeInViewport();
+  await expect(page.getByRole('listbox', { name: 'Files and folders' })).toBeFocused();
+  await shot(page, 'spotlight-file-revealed-light-desktop');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog')).toContainText('quarterly-00000.txt');
 });

@@ -16,6 +16,7 @@ import {
   SEARCH_DEBOUNCE_MS,
   splitMatch,
   spotlightTarget,
+  $revealItem,
 } from '../../stores/spotlight.ts';
 import { Emoji } from '../pickers/Emoji.tsx';
 
@@ -105,6 +106,7 @@ function SpotlightSearch() {
   const items = answer.items;
   const openItem = (item: Item) => {
     const id = spotlightTarget(item);
+    $revealItem.set(item.type === 'file' ? item.id : null);
     closeSpotlight();
     if (id) openPage($router, 'files', { id });
     else openPage($router, 'files', {});

@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { Spinner } from '../../components/Spinner.tsx';
 import { openSpotlight } from '../../components/spotlight/Spotlight.tsx';
 import { useTitle } from '../../components/useTitle.ts';
+import { $revealItem } from '../../stores/spotlight.ts';
 import { $dialog } from '../../stores/dialogs.ts';
 import {
   $infoPanel,
@@ -15,6 +16,7 @@ import {
   loadTree,
   openListing,
   sameSource,
+  selectItem,
   type Listing,
   type Source,
 } from '../../stores/files.ts';
@@ -60,6 +62,22 @@ export function Browser({ source }: { source: Source }) {
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, []);
+
+  // A file opened from the spotlight: once its folder's list holds it, it is selected, scrolled to
+  // and active in the focused list, so Enter previews it.
+  const reveal = useStore($revealItem);
+  useEffect(() => {
+    if (!reveal || current?.status !== 'ready' || !current.items.some((i) => i.id === reveal)) return;
+    $revealItem.set(null);
+    selectItem(reveal, 'single');
+    requestAnimationFrame(() => {
+      const list = document.querySelector<HTMLElement>('[role=listbox][data-testid=items]');
+      if (!list) return;
+      // Focus first: a list focused with no active item makes its first one active.
+      list.focus({ preventScroll: true });
+      list.dispatchEvent(new CustomEvent('activate-item', { detail: reveal }));
+    });
+  }, [reveal, current]);
 
   const place = source.kind === 'latest' ? t('locations.recent') : source.kind === 'trash' ? t('locations.trash') : t('locations.home');
   useTitle(current?.root?.attributes.name ?? place);
