@@ -53,7 +53,9 @@ export const sameSource = (a: Source, b: Source) => sourceKey(a) === sourceKey(b
 function listUrl(source: Source, cursor: string | null): string {
   if (source.kind === 'latest') return '/api/browse/latest';
   const { field, direction } = $sorting.get();
-  const q = new URLSearchParams({ sort: field, direction, limit: String(PAGE_SIZE) });
+  // The trash's date is the deletion date: "by date" there means by when things went there.
+  const sort = source.kind === 'trash' && field === 'created_at' ? 'deleted_at' : field;
+  const q = new URLSearchParams({ sort, direction, limit: String(PAGE_SIZE) });
   if (cursor) q.set('cursor', cursor);
   const base = source.kind === 'folder' ? '/api/browse/folders' : '/api/browse/trash';
   return `${base}/${encodeURIComponent(source.id ?? 'all')}?${q}`;

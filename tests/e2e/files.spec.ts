@@ -467,3 +467,25 @@ test('an empty folder offers Upload and New folder, and says files can be droppe
   await (await chooser).setFiles({ name: 'first.txt', mimeType: 'text/plain', buffer: Buffer.from('my first file') });
   await expect(item(page, 'first.txt')).toBeVisible();
 });
+
+test('the trash shows and sorts by the date things went there', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUpAndOpen(page);
+  // Created in one order, trashed in the other.
+  const ids: Record<string, string> = {};
+  for (const name of ['Older', 'Newer']) ids[name] = await apiFolder(page, name);
+  for (const name of ['Newer', 'Older']) {
+    const res = await page.request.post('/api/remove', { data: { items: [{ id: ids[name], type: 'folder', force_delete: false }] }, headers: headers() });
+    expect(res.status()).toBe(204);
+  }
+  await page.goto('/platform/trash');
+  await expect(page.getByRole('button', { name: 'Sort by: Deleted' })).toBeVisible();
+  const names = () => page.getByRole('option').evaluateAll((els) => els.map((e) => e.getAttribute('title')));
+  // Newest first by default: the last trashed leads.
+  await expect.poll(names).toEqual(['Older', 'Newer']);
+  await page.getByRole('button', { name: 'Sort by', exact: true }).click();
+  await expect(page.getByRole('menuitemradio', { name: 'Date deleted' })).toHaveAttribute('aria-checked', 'true');
+  await page.getByRole('menuitemradio', { name: 'Ascending' }).click();
+  await expect.poll(names).toEqual(['Newer', 'Older']);
+  await shot(page, 'trash-sorted-light-desktop');
+});

@@ -222,7 +222,8 @@ function ListHeader({ source }: { source: Listing['source'] }) {
       <span className="w-9 shrink-0" />
       {column('name', t('files.sort_name'), 'flex-1 justify-start')}
       {column('size', t('files.size'), 'w-28 shrink-0 justify-end')}
-      {column('created_at', t('files.created'), 'w-32 shrink-0 justify-end')}
+      {/* In the trash the date shown (and sorted by) is when the item went there. */}
+      {column('created_at', source.kind === 'trash' ? t('files.deleted') : t('files.created'), 'w-32 shrink-0 justify-end')}
     </div>
   );
 }

@@ -110,7 +110,7 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
               >
                 {SORT_FIELDS.map(({ field, key }) => (
                   <MenuRadio key={field} value={field} checked={sorting.field === field}>
-                    {t(key)}
+                    {source.kind === 'trash' && field === 'created_at' ? t('files.sort_deleted') : t(key)}
                   </MenuRadio>
                 ))}
               </DropdownMenu.RadioGroup>
