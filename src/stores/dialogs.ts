@@ -66,9 +66,21 @@ export function restoreFocus(): void {
   const from = opener;
   opener = null;
   if (!from) return;
+  const usable = from.element?.isConnected && from.element !== document.body ? from.element : null;
+  // Opened from the list (or from something gone since): back to the list, on the dialog's item.
+  if (from.itemId && (!usable || usable.matches('[role=listbox][data-testid=items]'))) focusListItem(from.itemId);
+  else usable?.focus();
+}
+
+/**
+ * Focuses the file list with this item active (scrolled to, Enter opens it). An item of the
+ * virtualised list is not focusable itself: the list is focused first (a list focused with no
+ * active item would make its first one active), then told which item is. False without a list.
+ */
+export function focusListItem(itemId: string): boolean {
   const list = document.querySelector<HTMLElement>('[role=listbox][data-testid=items]');
-  const element = from.element?.isConnected && from.element !== document.body ? from.element : from.itemId && list ? list : null;
-  if (!element) return;
-  if (element === list && from.itemId) list.dispatchEvent(new CustomEvent('activate-item', { detail: from.itemId }));
-  element.focus({ preventScroll: element === list });
+  if (!list) return false;
+  list.focus({ preventScroll: true });
+  list.dispatchEvent(new CustomEvent('activate-item', { detail: itemId }));
+  return true;
 }

@@ -4,10 +4,9 @@ import { mkdir, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { AppContext } from '../../src/server/context.ts';
 import { putSetting } from '../../src/server/settings/service.ts';
 import { registerUser } from '../support/client.ts';
-import { seedContext, seedFile } from '../support/seed.ts';
+import { seedFile, withSeed } from '../support/seed.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { uploadForm } from '../support/uploads.ts';
 
@@ -53,15 +52,6 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 const exists = (file: string) => stat(file).then(() => true, () => false);
-
-async function withSeed<T>(server: RunningServer, work: (seed: AppContext) => Promise<T>): Promise<T> {
-  const seed = await seedContext(server);
-  try {
-    return await work(seed);
-  } finally {
-    await seed.db.destroy();
-  }
-}
 
 describe('blob reconciler', () => {
   it('fsck reports orphans and missing blobs; --repair removes old orphans only', async () => {

@@ -1,10 +1,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AppContext } from '../../src/server/context.ts';
 import { registerUser } from '../support/client.ts';
 import { browse } from '../support/files.ts';
-import { seedContext } from '../support/seed.ts';
+import { withSeed } from '../support/seed.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { authHeaders, createToken, deterministicBytes, sha256OfDeterministic, storedSha256, tusClientUpload, tusMetadata } from '../support/uploads.ts';
 
@@ -22,15 +21,6 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 /** Blob files of uploaded bytes (thumbnails, avatars and temporary files aside). */
 const fileBlobs = (server: RunningServer) => filesUnder(path.join(server.dataDir, 'blobs', 'files'));
-
-async function withSeed<T>(server: RunningServer, work: (seed: AppContext) => Promise<T>): Promise<T> {
-  const seed = await seedContext(server);
-  try {
-    return await work(seed);
-  } finally {
-    await seed.db.destroy();
-  }
-}
 
 const intents = (server: RunningServer) => withSeed(server, (seed) => seed.db.selectFrom('pending_blobs').selectAll().execute());
 

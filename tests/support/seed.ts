@@ -19,6 +19,16 @@ export async function seedContext(server: RunningServer): Promise<AppContext> {
   return createContext(config, { clock });
 }
 
+/** Runs `work` with a second connection to the server's database, closed afterwards. */
+export async function withSeed<T>(server: RunningServer, work: (seed: AppContext) => Promise<T>): Promise<T> {
+  const seed = await seedContext(server);
+  try {
+    return await work(seed);
+  } finally {
+    await seed.db.destroy();
+  }
+}
+
 export async function userById(ctx: AppContext, id: string): Promise<User> {
   const user = await findUserById(ctx, id);
   if (!user) throw new Error(`no user ${id}`);

@@ -5,7 +5,7 @@ import { Spinner } from '../../components/Spinner.tsx';
 import { openSpotlight } from '../../components/spotlight/Spotlight.tsx';
 import { useTitle } from '../../components/useTitle.ts';
 import { $revealItem } from '../../stores/spotlight.ts';
-import { $dialog } from '../../stores/dialogs.ts';
+import { $dialog, focusListItem } from '../../stores/dialogs.ts';
 import {
   $infoPanel,
   $listing,
@@ -70,13 +70,7 @@ export function Browser({ source }: { source: Source }) {
     if (!reveal || current?.status !== 'ready' || !current.items.some((i) => i.id === reveal)) return;
     $revealItem.set(null);
     selectItem(reveal, 'single');
-    requestAnimationFrame(() => {
-      const list = document.querySelector<HTMLElement>('[role=listbox][data-testid=items]');
-      if (!list) return;
-      // Focus first: a list focused with no active item makes its first one active.
-      list.focus({ preventScroll: true });
-      list.dispatchEvent(new CustomEvent('activate-item', { detail: reveal }));
-    });
+    requestAnimationFrame(() => focusListItem(reveal));
   }, [reveal, current]);
 
   const place = source.kind === 'latest' ? t('locations.recent') : source.kind === 'trash' ? t('locations.trash') : t('locations.home');
