@@ -25,6 +25,7 @@ export interface Database {
   upload_request_items: UploadRequestItemsTable;
   upload_reservations: UploadReservationsTable;
   pending_blobs: PendingBlobsTable;
+  audit_log: AuditLogTable;
 }
 
 export type Role = 'admin' | 'user';
@@ -257,4 +258,23 @@ export interface UploadReservationsTable {
   bytes: number;
   created_at: string;
   touched_at: string;
+}
+
+/** One admin change (src/server/admin/audit.ts). Insert-only. */
+export interface AuditLogTable {
+  id: string;
+  /** Null when the acting admin's account is gone since. */
+  actor_id: string | null;
+  actor_name: string;
+  /** `user.create`, `user.role`, `setting.update`, `page.delete`, … */
+  action: string;
+  /** `user`, `page`, `setting`, `language`, … */
+  target_type: string;
+  target_id: string | null;
+  /** A readable name for the target at the time (an email, a slug, a setting group). */
+  target_label: string;
+  /** JSON of the changed fields' values before and after, secrets replaced by "[redacted]". */
+  before: string | null;
+  after: string | null;
+  created_at: string;
 }

@@ -23,7 +23,7 @@ const screens = {
   password: () => import('../user/PasswordScreen.tsx'),
   storage: () => import('../user/StorageScreen.tsx'),
   tokens: () => import('../user/TokensScreen.tsx'),
-  adminDashboard: () => import('../admin/DashboardScreen.tsx'),
+  admin: () => import('../admin/AdminArea.tsx'),
 };
 const FilesScreen = lazyScreen(screens.files);
 const RecentScreen = lazyScreen(screens.recent);
@@ -33,11 +33,12 @@ const ProfileScreen = lazyScreen(screens.profile);
 const PasswordScreen = lazyScreen(screens.password);
 const StorageScreen = lazyScreen(screens.storage);
 const TokensScreen = lazyScreen(screens.tokens);
-const DashboardScreen = lazyScreen(screens.adminDashboard);
+const AdminArea = lazyScreen(screens.admin);
 
 function prefetchScreens(admin: boolean): void {
   const run = () => {
-    for (const [name, load] of Object.entries(screens)) if (admin || name !== 'adminDashboard') void load().catch(() => undefined);
+    for (const [name, load] of Object.entries(screens)) if (admin || name !== 'admin') void load().catch(() => undefined);
+    if (admin) void screens.admin().then((area) => area.prefetchAdminScreens()).catch(() => undefined);
   };
   if ('requestIdleCallback' in window) requestIdleCallback(run);
   else setTimeout(run, 200);
@@ -53,7 +54,8 @@ export default function App() {
   useEffect(() => {
     // The open screen's script is fetched now, beside the user and the translations, not after them.
     const opening = $router.get();
-    if (opening && opening.route in screens) void screens[opening.route as keyof typeof screens]().catch(() => undefined);
+    const openingScreen = opening?.route.startsWith('admin') ? 'admin' : opening?.route;
+    if (openingScreen && openingScreen in screens) void screens[openingScreen as keyof typeof screens]().catch(() => undefined);
     // So is the list it will show.
     if (opening?.route === 'files') prefetchListing({ kind: 'folder', id: opening.params.id || null });
     else if (opening?.route === 'trash') prefetchListing({ kind: 'trash', id: opening.params.id || null });
@@ -81,7 +83,7 @@ export default function App() {
 
   // The server guards /admin on load; this covers in-app navigation by a non-admin.
   useEffect(() => {
-    if (user && page?.route === 'adminDashboard' && user.attributes.role !== 'admin') redirectPage($router, 'files');
+    if (user && page?.route.startsWith('admin') && user.attributes.role !== 'admin') redirectPage($router, 'files');
   }, [user, page?.route]);
 
   if (!translations) return <FullPageSpinner label="Loading…" />;
@@ -108,7 +110,7 @@ export default function App() {
         {page?.route === 'password' && <PasswordScreen />}
         {page?.route === 'storage' && <StorageScreen />}
         {page?.route === 'tokens' && <TokensScreen />}
-        {page?.route === 'adminDashboard' && user.attributes.role === 'admin' && <DashboardScreen />}
+        {page?.route.startsWith('admin') && user.attributes.role === 'admin' && <AdminArea />}
       </Suspense>
       </ScreenErrorBoundary>
     </AppShell>

@@ -1,13 +1,9 @@
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
-import { forbidden } from '../http/errors.ts';
+import { requireAdmin } from './guard.ts';
 import { avatarUrls } from '../users/presenter.ts';
 import pkg from '../../../package.json' with { type: 'json' };
 
-/** The admin area's one permission rule, checked in the service layer. */
-export function requireAdmin(user: User): void {
-  if (user.role !== 'admin') throw forbidden('Only administrators can do this.');
-}
 
 /** Figures for the admin dashboard: counts and the newest accounts, straight from the database. */
 export async function getDashboard(ctx: AppContext, user: User) {

@@ -1,0 +1,27 @@
+import type { ComponentType } from 'react';
+import type { AppRoute } from '../app/routes.ts';
+
+/** What every admin screen receives: the route's parameters (`id`, `tab`, `slug`). */
+export interface AdminScreenProps {
+  params: Record<string, string | undefined>;
+}
+
+type AdminRoute = Extract<AppRoute, `admin${string}`>;
+type ScreenModule = { default: ComponentType<AdminScreenProps> };
+
+/**
+ * The admin area's screens, one chunk each, keyed by route name (src/islands/app/routes.ts). A
+ * route whose screen is not here is not an app path either: add both together.
+ */
+export const ADMIN_SCREENS: Record<AdminRoute, () => Promise<ScreenModule>> = {
+  adminDashboard: () => import('./DashboardScreen.tsx'),
+};
+
+/** The admin area's tabs: the routes each one stays active on. */
+export const ADMIN_NAV: { href: string; key: string; routes: AdminRoute[] }[] = [
+  { href: '/admin/dashboard', key: 'admin.dashboard', routes: ['adminDashboard'] },
+];
+
+export function isAdminRoute(route: string | undefined): route is AdminRoute {
+  return !!route && Object.hasOwn(ADMIN_SCREENS, route);
+}
