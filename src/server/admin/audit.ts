@@ -90,5 +90,6 @@ export async function listAudit(ctx: AppContext, user: User, query: URLSearchPar
         created_at: row.created_at,
       },
     }),
+    { path: '/api/admin/audit', query },
   );
 }

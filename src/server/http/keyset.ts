@@ -45,15 +45,28 @@ export function decodeCursor(cursor: string, keyLength: number): (string | numbe
 
 /**
  * A JSON:API-shaped page: `rows` fetched with `limit + 1` tells whether another page follows;
- * `keyOf` gives the sort key of a row for the next cursor.
+ * `keyOf` gives the sort key of a row for the next cursor; `self` (the request's path and query)
+ * gives `links.next`, the same query with the next cursor.
  */
-export function keysetPage<R, D>(rows: R[], page: PageRequest, keyOf: (row: R) => (string | number | null)[], present: (row: R) => D, basePath?: string) {
+export function keysetPage<R, D>(
+  rows: R[],
+  page: PageRequest,
+  keyOf: (row: R) => (string | number | null)[],
+  present: (row: R) => D,
+  self?: { path: string; query: URLSearchParams },
+) {
   const more = rows.length > page.limit;
   const shown = more ? rows.slice(0, page.limit) : rows;
   const next = more && shown.length ? encodeCursor(keyOf(shown[shown.length - 1]!)) : null;
+  let nextLink: string | null = null;
+  if (next && self) {
+    const query = new URLSearchParams(self.query);
+    query.set('cursor', next);
+    nextLink = `${self.path}?${query}`;
+  }
   return {
     data: shown.map(present),
     meta: { next_cursor: next, per_page: page.limit },
-    links: { next: next && basePath ? `${basePath}${basePath.includes('?') ? '&' : '?'}cursor=${next}` : null },
+    links: { next: nextLink },
   };
 }
