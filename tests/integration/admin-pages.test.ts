@@ -34,6 +34,17 @@ async function auditFor(slug: string) {
   return (await admin.get(`/api/admin/audit?target_type=page&target_id=${slug}`)).body.data as { attributes: { action: string; before: any; after: any; actor: { name: string } } }[];
 }
 
+describe('admin pages: the screens', () => {
+  it('serves /admin/pages, the editor and /admin/pages/new to an admin, and the real 404 below them', async () => {
+    for (const path of ['/admin/pages', '/admin/pages/new', '/admin/pages/terms-of-service']) {
+      const res = await admin.request(path, { headers: { Accept: 'text/html' }, xrw: false });
+      expect(res.status, path).toBe(200);
+      expect(res.text).toContain('id="app-config"');
+    }
+    expect((await admin.request('/admin/pages/a/b', { headers: { Accept: 'text/html' }, xrw: false })).status).toBe(404);
+  });
+});
+
 describe('admin pages: list and read', () => {
   it('lists the seeded legal pages by slug without their content, keyset-paged', async () => {
     const res = await admin.get('/api/admin/pages');

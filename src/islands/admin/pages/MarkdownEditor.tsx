@@ -42,12 +42,9 @@ export function MarkdownEditor({ title, value, onChange, error, maxLength }: { t
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
         <div id={`${id}-write`} className={pane === 'write' ? 'flex flex-col' : 'hidden lg:flex lg:flex-col'}>
-          <div className="mb-1.5 flex items-baseline justify-between gap-3">
-            <label className="label mb-0" htmlFor={`${id}-content`}>
-              {t('admin_pages.content')}
-            </label>
-            <span className="text-xs text-muted">{t('admin_pages.markdown_hint')}</span>
-          </div>
+          <label className="label" htmlFor={`${id}-content`}>
+            {t('admin_pages.content')}
+          </label>
           <textarea
             id={`${id}-content`}
             value={value}
@@ -55,9 +52,12 @@ export function MarkdownEditor({ title, value, onChange, error, maxLength }: { t
             maxLength={maxLength}
             spellCheck
             aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-error` : undefined}
-            className="input min-h-[24rem] flex-1 resize-y font-mono text-sm leading-6 lg:min-h-[32rem]"
+            aria-describedby={`${error ? `${id}-error ` : ''}${id}-hint`}
+            className="input min-h-[24rem] flex-1 resize-y font-mono text-sm leading-6 [field-sizing:content] lg:min-h-[32rem]"
           />
+          <p id={`${id}-hint`} className="mt-1.5 text-xs text-muted">
+            {t('admin_pages.markdown_hint')}
+          </p>
           {error && (
             <p id={`${id}-error`} className="field-error">
               {error}
@@ -65,7 +65,7 @@ export function MarkdownEditor({ title, value, onChange, error, maxLength }: { t
           )}
         </div>
         <section id={`${id}-preview`} aria-labelledby={`${id}-preview-label`} className={pane === 'preview' ? 'flex flex-col' : 'hidden lg:flex lg:flex-col'}>
-          <div className="mb-1.5 flex items-baseline justify-between gap-3">
+          <div className="mb-1.5 flex items-baseline justify-between gap-3 max-lg:sr-only">
             <h2 id={`${id}-preview-label`} className="label mb-0">
               {t('admin_pages.preview')}
             </h2>

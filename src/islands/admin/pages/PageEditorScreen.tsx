@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { ArrowLeft, ExternalLink, Trash2 } from 'lucide-react';
-import { useEffect, useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Checkbox } from '../../setup/form.tsx';
 import { FormField } from '../../../components/FormField.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
@@ -14,7 +14,8 @@ import { toast } from '../../../stores/ui.ts';
 import { ConfirmDialog } from '../../platform/dialogs/ConfirmDialog.tsx';
 import type { AdminScreenProps } from '../screens.ts';
 import { MarkdownEditor } from './MarkdownEditor.tsx';
-import { SLUG_MAX, slugFromTitle } from './slug.ts';
+import { slugFromTitle } from './slug.ts';
+import { SlugField } from './SlugField.tsx';
 import type { PageResource } from './types.ts';
 
 /** The longest Markdown the server takes (src/server/admin/page-schemas.ts). */
@@ -137,7 +138,6 @@ export default function PageEditorScreen({ params }: AdminScreenProps) {
       danger: true,
       run: async () => {
         await api.delete(`/api/admin/pages/${encodeURIComponent(page!.attributes.slug)}`);
-        setSaved(draft);
         toast('success', t('admin_pages.deleted'));
         openPage($router, 'adminPages');
       },
@@ -214,52 +214,6 @@ export default function PageEditorScreen({ params }: AdminScreenProps) {
         </div>
       </form>
       {dialog?.kind === 'confirm' && <ConfirmDialog {...dialog} />}
-    </div>
-  );
-}
-
-function SlugField({ value, onChange, error, readOnly }: { value: string; onChange: (v: string) => void; error?: string | undefined; readOnly: boolean }) {
-  const t = useT();
-  const id = useId();
-  const described = [error && `${id}-error`, readOnly && `${id}-hint`].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="mb-4">
-      <label className="label" htmlFor={id}>
-        {t('admin_pages.field_slug')}
-      </label>
-      <div
-        className={`flex items-stretch overflow-hidden rounded-control border bg-surface transition-colors focus-within:border-brand focus-within:ring-2 focus-within:ring-ring/30 ${
-          error ? 'border-danger' : 'border-border'
-        } ${readOnly ? 'bg-surface-2' : ''}`}
-      >
-        <span className="flex items-center border-r border-border bg-surface-2 px-3 font-mono text-sm text-muted" aria-hidden>
-          /page/
-        </span>
-        <input
-          id={id}
-          name="slug"
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-          readOnly={readOnly}
-          maxLength={SLUG_MAX}
-          autoCapitalize="off"
-          autoCorrect="off"
-          spellCheck={false}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={described}
-          className={`min-w-0 flex-1 bg-transparent px-3 py-2.5 font-mono text-[15px] outline-none focus-visible:outline-none ${readOnly ? 'text-muted' : 'text-text'}`}
-        />
-      </div>
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
-      {readOnly && (
-        <p id={`${id}-hint`} className="mt-1.5 text-sm text-muted">
-          {t('admin_pages.slug_fixed')}
-        </p>
-      )}
     </div>
   );
 }
