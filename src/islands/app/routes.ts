@@ -12,6 +12,9 @@ export const APP_ROUTES = {
   storage: '/user/settings/storage',
   tokens: '/user/settings/tokens',
   adminDashboard: '/admin/dashboard',
+  adminPages: '/admin/pages',
+  /** `new` opens the editor for a page not yet created (no page may take that slug). */
+  adminPage: '/admin/pages/:slug',
 } as const;
 
 export type AppRoute = keyof typeof APP_ROUTES;
