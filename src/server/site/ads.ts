@@ -30,7 +30,7 @@ export interface PublicAds {
 export async function adsForPage(astro: Pick<AstroGlobal, 'locals' | 'cookies' | 'csp'>): Promise<PublicAds | null> {
   const { adsense } = await getSettings(astro.locals.ctx);
   // Read per request (settings apply at once) and checked again here: only strict ids reach the page.
-  if (adsense.enabled !== true || !PUBLISHER_ID.test(adsense.publisher_id ?? '')) return null;
+  if (adsense?.enabled !== true || !PUBLISHER_ID.test(adsense.publisher_id ?? '')) return null;
   const consent = astro.cookies.get(CONSENT_COOKIE)?.value;
   if (consent === 'declined') return null;
   for (const source of ADS_SCRIPT_SOURCES) astro.csp?.insertScriptResource(source);

@@ -32,10 +32,10 @@ export const AdsenseSettingsInput = z.strictObject({
 });
 
 const present = (s: Settings) => ({
-  enabled: s.adsense.enabled === true,
-  publisher_id: s.adsense.publisher_id ?? '',
-  header_slot: s.adsense.header_slot ?? '',
-  footer_slot: s.adsense.footer_slot ?? '',
+  enabled: s.adsense?.enabled === true,
+  publisher_id: s.adsense?.publisher_id ?? '',
+  header_slot: s.adsense?.header_slot ?? '',
+  footer_slot: s.adsense?.footer_slot ?? '',
 });
 
 export async function getAdsenseSettings(ctx: AppContext, user: User) {

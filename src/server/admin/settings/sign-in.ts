@@ -58,7 +58,7 @@ export const SignInSettingsInput = z.strictObject({
 function present(s: Settings, set: Record<SecretSetting, boolean>) {
   return {
     social: Object.fromEntries(
-      PROVIDERS.map((p) => [p, { enabled: s.social_login[p] === true, client_id: s.social_login_client_ids[p] ?? '', client_secret: { set: set[CLIENT_SECRET[p]] } }]),
+      PROVIDERS.map((p) => [p, { enabled: s.social_login?.[p] === true, client_id: s.social_login_client_ids?.[p] ?? '', client_secret: { set: set[CLIENT_SECRET[p]] } }]),
     ) as Record<Provider, { enabled: boolean; client_id: string; client_secret: { set: boolean } }>,
     recaptcha: { enabled: s.allowed_recaptcha, site_key: s.recaptcha_client_id, secret: { set: set.recaptcha_secret }, min_score: s.recaptcha_min_score },
   };
