@@ -26,6 +26,7 @@ export interface Database {
   upload_reservations: UploadReservationsTable;
   pending_blobs: PendingBlobsTable;
   audit_log: AuditLogTable;
+  job_runs: JobRunsTable;
 }
 
 export type Role = 'admin' | 'user';
@@ -277,4 +278,18 @@ export interface AuditLogTable {
   before: string | null;
   after: string | null;
   created_at: string;
+}
+
+/** A background job's last run, written by runEvery (src/server/jobs/status.ts). */
+export interface JobRunsTable {
+  name: string;
+  last_started_at: string | null;
+  last_finished_at: string | null;
+  last_duration_ms: number | null;
+  /** 1 when the last finished run failed. */
+  last_failed: Generated<number>;
+  last_error: string | null;
+  last_error_at: string | null;
+  runs: Generated<number>;
+  failures: Generated<number>;
 }

@@ -31,6 +31,8 @@ const EnvSchema = z.object({
   UPLOAD_SWEEP_SECONDS: z.coerce.number().int().min(1).default(5 * 60),
   BLOB_RECONCILE_SECONDS: z.coerce.number().int().min(1).default(24 * 60 * 60),
   BLOB_ORPHAN_GRACE_SECONDS: z.coerce.number().int().min(0).default(60 * 60),
+  // The instance secret that secrets stored in the settings are encrypted with (src/server/settings/secrets.ts).
+  APP_KEY: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 32`)').optional(),
   // Test-only: names a crash point (src/server/faults.ts) at which the process kills itself.
   CLOUD_DRIVE_FAULT: z.enum(FAULTS).optional(),
 });
@@ -73,6 +75,8 @@ export interface Config {
     /** An unreferenced blob younger than this is left alone: its row may be about to commit. */
     orphanGraceMs: number;
   };
+  /** APP_KEY: the instance secret; null uses (and creates) DATA_DIR/instance.key. */
+  appKey: string | null;
   /** Test-only fault injection (CLOUD_DRIVE_FAULT); null in production. */
   fault: Fault | null;
 }
@@ -130,6 +134,7 @@ function toConfig(env: Env, cwd: string): Config {
     bootstrapAppName: env.APP_NAME ?? null,
     uploads: { expiryMs: env.UPLOAD_EXPIRY_SECONDS * 1000, sweepMs: env.UPLOAD_SWEEP_SECONDS * 1000 },
     blobs: { reconcileMs: env.BLOB_RECONCILE_SECONDS * 1000, orphanGraceMs: env.BLOB_ORPHAN_GRACE_SECONDS * 1000 },
+    appKey: env.APP_KEY ?? null,
     fault: env.CLOUD_DRIVE_FAULT ?? null,
   };
 }

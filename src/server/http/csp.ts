@@ -57,9 +57,56 @@ export const BOT_CHECK_SCRIPT = inlineScript(`(function () {
   });
 })();`);
 
-export const INLINE_SCRIPT_HASHES = [THEME_SCRIPT.hash, BOT_CHECK_SCRIPT.hash];
+/**
+ * The public pages' ads (src/server/site/ads.ts): nothing from the ad network loads before the
+ * visitor accepts in the cookie notice. Then the script is added and each slot filled; a decline is
+ * remembered and removes the slots. With consent given earlier, the page carries the script tag
+ * itself and this only fills the slots.
+ */
+export const ADS_SCRIPT = inlineScript(`(function () {
+  var me = document.currentScript;
+  var units = function () { return document.querySelectorAll('[data-ad-unit]'); };
+  var fill = function () {
+    units().forEach(function (unit) {
+      unit.hidden = false;
+      (window.adsbygoogle = window.adsbygoogle || []).push({});
+    });
+  };
+  if (me.dataset.consent === 'accepted') return fill();
+  var notice = document.getElementById('ads-consent');
+  var remember = function (choice) {
+    document.cookie = 'cookie_consent=' + choice + '; Path=/; Max-Age=31536000; SameSite=Lax' + (location.protocol === 'https:' ? '; Secure' : '');
+    notice.remove();
+  };
+  notice.querySelector('[data-consent="accepted"]').addEventListener('click', function () {
+    remember('accepted');
+    var script = document.createElement('script');
+    script.async = true;
+    script.crossOrigin = 'anonymous';
+    script.src = me.dataset.src;
+    document.head.appendChild(script);
+    fill();
+  });
+  notice.querySelector('[data-consent="declined"]').addEventListener('click', function () {
+    remember('declined');
+    units().forEach(function (unit) { unit.remove(); });
+  });
+  notice.hidden = false;
+})();`);
+
+export const INLINE_SCRIPT_HASHES = [THEME_SCRIPT.hash, BOT_CHECK_SCRIPT.hash, ADS_SCRIPT.hash];
 
 /** The contact page's bot check loads the provider's script and frame (added on that page while it is switched on). */
 // Inserting a resource replaces Astro's default 'self', so it is listed again.
 export const BOT_CHECK_SCRIPT_SOURCES = ["'self'", 'https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'];
 export const BOT_CHECK_FRAME_DIRECTIVE = 'frame-src https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/';
+
+/**
+ * The ad network's script, frames and beacons, added on the public pages only while ads are on and
+ * the visitor has not declined (src/server/site/ads.ts). Images are already allowed from https:.
+ */
+export const ADS_SCRIPT_SOURCES = ["'self'", 'https://pagead2.googlesyndication.com', 'https://tpc.googlesyndication.com', 'https://*.adtrafficquality.google'];
+export const ADS_DIRECTIVES = [
+  'frame-src https://googleads.g.doubleclick.net https://tpc.googlesyndication.com https://*.adtrafficquality.google https://www.google.com',
+  'connect-src https://pagead2.googlesyndication.com https://*.adtrafficquality.google',
+] as const;

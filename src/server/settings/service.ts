@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/index.ts';
 import type { AppContext } from '../context.ts';
 
 /** Runtime settings an admin changes later. Stored as JSON text in the settings table; defaults live here. */
@@ -37,6 +39,13 @@ export const SETTING_DEFAULTS = {
   paystack_public_key: '',
   paypal_client_id: '',
   social_login: { facebook: false, google: false, github: false },
+  /** The social sign-in apps' client ids; their secrets are the encrypted social_*_client_secret settings (secrets.ts). */
+  social_login_client_ids: { facebook: '', google: '', github: '' },
+  social_google_client_secret: '',
+  social_facebook_client_secret: '',
+  social_github_client_secret: '',
+  /** Ads on the public pages (src/server/site/ads.ts): a ca-pub- publisher id and optional 10-digit slots; the script loads after cookie consent. */
+  adsense: { enabled: false, publisher_id: '', header_slot: '', footer_slot: '' },
   /** Logo images (a path on this site or an https:// address); empty shows the built-in mark and the app name. */
   logo_horizontal: '',
   logo_horizontal_dark: '',
@@ -52,7 +61,7 @@ export const SETTING_DEFAULTS = {
   /** Maintenance mode: every non-admin route answers 503 with the temporary-unavailable page. */
   maintenance_mode: false,
   maintenance_retry_after_seconds: 3600,
-  /** Secret for the score-based bot check (verified server-side); `allowed_recaptcha` switches it on. */
+  /** Secret for the score-based bot check (verified server-side); `allowed_recaptcha` switches it on. Stored encrypted: read it with readSecretSetting (secrets.ts). */
   recaptcha_secret: '',
   recaptcha_verify_url: 'https://www.google.com/recaptcha/api/siteverify',
   recaptcha_min_score: 0.5,
@@ -101,12 +110,15 @@ export async function getSettings(ctx: AppContext): Promise<Settings> {
 
 /** Writes several settings at once, atomically. */
 export async function putSettings(ctx: AppContext, values: Partial<Settings>): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    for (const [key, value] of Object.entries(values)) {
-      const json = JSON.stringify(value);
-      await trx.insertInto('settings').values({ key, value: json }).onConflict((oc) => oc.column('key').doUpdateSet({ value: json })).execute();
-    }
-  });
+  await ctx.db.transaction().execute((trx) => writeSettings(trx, values));
+}
+
+/** Writes settings inside the caller's transaction (an admin change and its audit record commit together). */
+export async function writeSettings(db: Kysely<Database>, values: Partial<Settings>): Promise<void> {
+  for (const [key, value] of Object.entries(values)) {
+    const json = JSON.stringify(value);
+    await db.insertInto('settings').values({ key, value: json }).onConflict((oc) => oc.column('key').doUpdateSet({ value: json })).execute();
+  }
 }
 
 export async function putSetting<K extends SettingKey>(ctx: AppContext, key: K, value: Settings[K]): Promise<void> {

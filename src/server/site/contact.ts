@@ -4,6 +4,7 @@ import { hit } from '../auth/rate-limit.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, validationError } from '../http/errors.ts';
 import { displayName, sendSystemMail } from '../mail/outgoing.ts';
+import { readSecretSetting } from '../settings/secrets.ts';
 import { getSettings, type Settings } from '../settings/service.ts';
 
 const MAX_MESSAGE = 5000;
@@ -32,7 +33,7 @@ export type ContactMessage = z.infer<typeof ContactInput>;
 export async function sendContactMessage(ctx: AppContext, input: ContactMessage, ip: string): Promise<void> {
   const settings = await getSettings(ctx);
   await hit(ctx, `contact:ip:${ip}`, CONTACT_PER_IP);
-  if (settings.allowed_recaptcha) await verifyBotCheck(settings, input.recaptcha_token, ip);
+  if (settings.allowed_recaptcha) await verifyBotCheck(settings, await readSecretSetting(ctx, 'recaptcha_secret'), input.recaptcha_token, ip);
   const to = settings.contact_email || (await firstAdminEmail(ctx));
   if (!to) throw new AppError(503, 'The contact form is not set up yet: no contact address.');
   await sendSystemMail(ctx, {
@@ -49,7 +50,7 @@ async function firstAdminEmail(ctx: AppContext): Promise<string | null> {
 }
 
 /** The score-based bot check, verified server-side against the provider with the secret. */
-async function verifyBotCheck(settings: Settings, token: string | undefined, ip: string): Promise<void> {
+async function verifyBotCheck(settings: Settings, secret: string, token: string | undefined, ip: string): Promise<void> {
   const refused = () => validationError({ recaptcha_token: ['The bot check failed. Reload the page and try again.'] }, 'The bot check failed. Reload the page and try again.');
   if (!token) throw refused();
   let answer: { success?: boolean; score?: number };
@@ -57,7 +58,7 @@ async function verifyBotCheck(settings: Settings, token: string | undefined, ip:
     const res = await fetch(settings.recaptcha_verify_url, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ secret: settings.recaptcha_secret, response: token, remoteip: ip }),
+      body: new URLSearchParams({ secret, response: token, remoteip: ip }),
       signal: AbortSignal.timeout(5000),
     });
     answer = (await res.json()) as typeof answer;
