@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordAudit } from '../../src/server/admin/audit.ts';
+import { runEvery } from '../../src/server/jobs/every.ts';
 import { Client, registerUser } from '../support/client.ts';
 import { mkdir } from '../support/files.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
@@ -47,6 +48,17 @@ describe('admin dashboard', () => {
     // The test server sends mail to the log and runs on the default name and a loopback address.
     expect(data.warnings).toEqual(expect.arrayContaining([{ code: 'mail_log' }, { code: 'defaults', fields: ['app_name', 'app_url'] }]));
     expect(JSON.stringify(res.body)).not.toContain('password');
+  });
+
+  it('warns about a background job whose last run failed, and stops when it runs well again', async () => {
+    const admin = await signInAdmin();
+    const jobWarning = async () => (await admin.get('/api/admin/dashboard')).body.data.warnings.find((w: any) => w.code === 'job_failed' && w.job === 'dashboard test job');
+    await withSeed(server, (seed) => runEvery(seed, 'dashboard test job', 60 * 60_000, async () => {
+      throw new Error('the disk is on fire');
+    })());
+    expect(await jobWarning()).toMatchObject({ error: 'the disk is on fire', at: expect.any(String) });
+    await withSeed(server, (seed) => runEvery(seed, 'dashboard test job', 60 * 60_000, async () => undefined)());
+    expect(await jobWarning()).toBeUndefined();
   });
 
   it('refuses a user who is not an admin, a wrong bearer token and a signed-out client', async () => {
@@ -109,7 +121,7 @@ describe('admin audit log', () => {
     const seen: string[] = [];
     let url: string | null = '/api/admin/audit?limit=2&target_type=user';
     while (url) {
-      const res = await admin.get(url);
+      const res: { status: number; body: any } = await admin.get(url);
       expect(res.status).toBe(200);
       seen.push(...res.body.data.map((e: any) => e.attributes.before.storage_limit_bytes));
       url = res.body.links.next;

@@ -75,7 +75,7 @@ export default function DashboardScreen() {
               {data.warnings.map((w) => {
                 const { text, href } = warningText(t, w);
                 return (
-                  <li key={w.code} className="notice-warning flex items-start gap-2.5">
+                  <li key={w.code === "job_failed" ? `job-${w.job}` : w.code} className="notice-warning flex items-start gap-2.5">
                     <AlertTriangle size={18} aria-hidden className="mt-0.5 shrink-0" />
                     <span className="flex-1">{text}</span>
                     {href && <a href={href} className="shrink-0 font-semibold underline underline-offset-2">{t('admin.warning_fix')}</a>}

@@ -1,6 +1,7 @@
 import { statfs } from 'node:fs/promises';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
+import { jobStatuses } from '../jobs/status.ts';
 import { getSettings, SETTING_DEFAULTS } from '../settings/service.ts';
 import { avatarUrls } from '../users/presenter.ts';
 import { requireAdmin } from './guard.ts';
@@ -24,7 +25,7 @@ export async function getDashboard(ctx: AppContext, user: User) {
   const now = ctx.clock.now();
   const weekAgo = new Date(now.getTime() - 7 * DAY_MS).toISOString();
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
-  const [counts, files, shares, newest, settings, disk] = await Promise.all([
+  const [counts, files, shares, newest, settings, disk, jobs] = await Promise.all([
     ctx.db
       .selectFrom('users')
       .select((eb) => [
@@ -46,12 +47,16 @@ export async function getDashboard(ctx: AppContext, user: User) {
     ctx.db.selectFrom('users').select(['id', 'name', 'email', 'color', 'avatar_key', 'role', 'created_at']).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(5).execute(),
     getSettings(ctx),
     diskOf(ctx.config.dataDir),
+    jobStatuses(ctx),
   ]);
 
   const mailDriver = settings.mail?.driver ?? ctx.config.mail.driver;
   const warnings: DashboardWarning[] = [];
   if (mailDriver === 'log') warnings.push({ code: 'mail_log' });
   if (disk && (disk.free < disk.total * DISK_LOW_FRACTION || disk.free < DISK_LOW_BYTES)) warnings.push({ code: 'disk_low', free: disk.free, total: disk.total });
+  for (const job of jobs) {
+    if (job.state === 'failed') warnings.push({ code: 'job_failed', job: job.name, error: job.last_error ?? '', at: job.last_error_at ?? '' });
+  }
   const defaults = [
     settings.app_name === SETTING_DEFAULTS.app_name ? 'app_name' : null,
     ctx.config.appUrl.hostname === 'localhost' || ctx.config.appUrl.hostname === '127.0.0.1' ? 'app_url' : null,

@@ -69,7 +69,7 @@ export async function listPages(ctx: AppContext, user: User, query: URLSearchPar
     q = q.where('slug', '>', after);
   }
   const rows = await q.orderBy('slug').limit(page.limit + 1).execute();
-  return keysetPage(rows, page, (row) => [row.slug], present, `/api/admin/pages?limit=${page.limit}`);
+  return keysetPage(rows, page, (row) => [row.slug], present, { path: '/api/admin/pages', query });
 }
 
 export async function getPage(ctx: AppContext, user: User, slug: string | undefined) {
