@@ -190,6 +190,13 @@ async function discard(directory: string, id: string): Promise<void> {
   await rm(path.join(directory, `${id}.json`), { force: true });
 }
 
+/** Removes an unfinished tus upload's files and its reservation (an account being deleted). */
+export async function discardTusUpload(ctx: AppContext, id: string): Promise<void> {
+  if (!ID.test(id)) return;
+  await discard(path.join(ctx.config.dataDir, 'uploads', 'tus'), id);
+  await releaseReservation(ctx.db, id);
+}
+
 function tusRefusal(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   sendJson(res, status, { message }, { 'Tus-Resumable': '1.0.0', ...headers });
 }
