@@ -27,5 +27,6 @@ export function limitAmount(bytes: number): { amount: string; unit: LimitUnit } 
     const value = bytes / LIMIT_UNITS[unit];
     if (value >= 1 && Math.abs(Math.round(value * 100) - value * 100) < 1e-6) return { amount: String(Math.round(value * 100) / 100), unit };
   }
-  return { amount: String(Math.round((bytes / LIMIT_UNITS.MB) * 100) / 100), unit: 'MB' };
+  // Below 1 MB, or not exact in any unit: MB with enough decimals to save the same limit again.
+  return { amount: String(Number((bytes / LIMIT_UNITS.MB).toFixed(6))), unit: 'MB' };
 }
