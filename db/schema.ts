@@ -27,6 +27,7 @@ export interface Database {
   pending_blobs: PendingBlobsTable;
   audit_log: AuditLogTable;
   job_runs: JobRunsTable;
+  user_deletions: UserDeletionsTable;
 }
 
 export type Role = 'admin' | 'user';
@@ -50,6 +51,10 @@ export interface UsersTable {
   email_verified_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Bytes this user may store, set by an admin: null uses the instance default, 0 is no limit (users/quota.ts). */
+  storage_limit_bytes: number | null;
+  /** When an admin started deleting the account: it can no longer sign in, its sessions and tokens are refused. */
+  deletion_started_at: string | null;
 }
 
 export interface SessionsTable {
@@ -292,4 +297,25 @@ export interface JobRunsTable {
   last_error_at: string | null;
   runs: Generated<number>;
   failures: Generated<number>;
+export type UserDeletionState = 'running' | 'done';
+
+/** The deletion of an account (src/server/admin/users/deletion.ts): written first, kept as the record of what was removed. */
+export interface UserDeletionsTable {
+  id: string;
+  user_id: string;
+  email: string;
+  name: string;
+  /** The admin who asked for it. */
+  requested_by: string;
+  requested_by_name: string;
+  state: UserDeletionState;
+  /** What was removed so far, counted in the transaction that removed it. */
+  files: number;
+  folders: number;
+  bytes: number;
+  shares: number;
+  upload_requests: number;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
 }

@@ -11,6 +11,7 @@ import * as pendingBlobs from './20261126100000_pending_blobs.ts';
 import * as signInThrottles from './20261126120000_sign_in_throttles.ts';
 import * as notificationGroups from './20261126140000_notification_groups.ts';
 import * as auditLog from './20261127090000_audit_log.ts';
+import * as userStorageAndDeletions from './20261127120000_user_storage_and_deletions.ts';
 import * as jobRuns from './20261128090000_job_runs.ts';
 
 /**
@@ -30,5 +31,6 @@ export const migrations: Record<string, Migration> = {
   '20261126120000_sign_in_throttles': signInThrottles,
   '20261126140000_notification_groups': notificationGroups,
   '20261127090000_audit_log': auditLog,
+  '20261127120000_user_storage_and_deletions': userStorageAndDeletions,
   '20261128090000_job_runs': jobRuns,
 };

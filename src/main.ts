@@ -10,6 +10,7 @@ import { scheduleRemoteUploadRecovery } from './server/uploads/remote.ts';
 import { startThumbnailWorker } from './server/previews/thumbnails.ts';
 import { recoverUploads } from './server/uploads/recover.ts';
 import { scheduleBlobReconciler } from './server/blobs/reconcile.ts';
+import { scheduleUserDeletions } from './server/admin/users/deletion.ts';
 
 /** The process entry: config, context, migrations, then the HTTP server; SIGTERM drains and closes. */
 async function main(): Promise<void> {
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
   const stopRecovery = scheduleRemoteUploadRecovery(ctx);
   const stopThumbnails = startThumbnailWorker(ctx);
   const stopReconciler = scheduleBlobReconciler(ctx);
+  const stopDeletions = scheduleUserDeletions(ctx);
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -55,6 +57,7 @@ async function main(): Promise<void> {
       await stopRecovery();
       await stopThumbnails();
       await stopReconciler();
+      await stopDeletions();
       await ctx.db.destroy();
       ctx.logger.info('stopped');
       process.exit(0);

@@ -10,9 +10,10 @@ import type { AppContext } from './context.ts';
  * - `tus-finish-before-intent`: a tus upload's last byte is written, nothing of its finishing done yet;
  * - `tus-finish-after-blob-move`: a finished tus upload's bytes are in the blob store, its item not committed;
  * - `tus-finish-after-commit`: the item is committed, the tus upload not yet marked finished;
- * - `upload-finish-after-blob-write`: any upload's blob is stored, its item not committed (plain uploads, imports).
+ * - `upload-finish-after-blob-write`: any upload's blob is stored, its item not committed (plain uploads, imports);
+ * - `user-deletion-after-batch`: an account's deletion removed its first batch of items, the rest still there.
  */
-export const FAULTS = ['tus-finish-before-intent', 'tus-finish-after-blob-move', 'tus-finish-after-commit', 'upload-finish-after-blob-write'] as const;
+export const FAULTS = ['tus-finish-before-intent', 'tus-finish-after-blob-move', 'tus-finish-after-commit', 'upload-finish-after-blob-write', 'user-deletion-after-batch'] as const;
 export type Fault = (typeof FAULTS)[number];
 
 export function faultPoint(ctx: Pick<AppContext, 'config'>, point: Fault): void {

@@ -48,6 +48,7 @@ export async function userForAccessToken(ctx: AppContext, token: string): Promis
     .innerJoin('users', 'users.id', 'access_tokens.user_id')
     .selectAll('users')
     .where('access_tokens.token_hash', '=', hash)
+    .where('users.deletion_started_at', 'is', null)
     .executeTakeFirst();
   if (!user) return null;
   await ctx.db.updateTable('access_tokens').set({ last_used_at: ctx.clock.now().toISOString() }).where('token_hash', '=', hash).execute();

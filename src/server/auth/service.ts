@@ -109,7 +109,8 @@ export async function login(ctx: AppContext, input: z.infer<typeof LoginInput>, 
   const attempt = await takeSignInAttempt(ctx, input.email, ip, await deviceFor(ctx, deviceToken, input.email));
   const user = await findUserByEmail(ctx, input.email);
   const ok = user ? await verifyPassword(user.password_hash, input.password) : await verifyAgainstDummy(input.password);
-  if (!user || !ok) {
+  // An account being deleted answers like a wrong password: it is as good as gone.
+  if (!user || !ok || user.deletion_started_at) {
     await signInFailed(ctx, attempt, user);
     throw validationError({ email: [BAD_CREDENTIALS] }, BAD_CREDENTIALS);
   }
@@ -124,7 +125,7 @@ export async function requestPasswordReset(ctx: AppContext, input: z.infer<typeo
   await hit(ctx, `reset:account:${hashSecret(input.email)}`, LIMITS.resetPerAccount);
   const user = await findUserByEmail(ctx, input.email);
   const token = generateSecret(32);
-  if (!user) return;
+  if (!user || user.deletion_started_at) return;
   const now = ctx.clock.now();
   await ctx.db
     .insertInto('password_resets')

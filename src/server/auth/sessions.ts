@@ -34,6 +34,8 @@ export async function validateSessionToken(ctx: AppContext, token: string): Prom
     .selectAll('users')
     .select(['sessions.id as session_id', 'sessions.expires_at as session_expires_at', 'sessions.persistent as session_persistent', 'sessions.created_at as session_created_at'])
     .where('sessions.id', '=', hashSecret(token))
+    // An account an admin is deleting is signed out at once, whatever sessions are left.
+    .where('users.deletion_started_at', 'is', null)
     .executeTakeFirst();
   if (!row) return null;
   const { session_id, session_expires_at, session_persistent, session_created_at, ...user } = row;

@@ -1,6 +1,8 @@
+import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { getSettings } from '../settings/service.ts';
 import { installationState } from '../setup/state.ts';
+import { storageCapacity } from '../users/quota.ts';
 
 /** Human-readable byte size for limits shown to users. */
 export function formatBytes(bytes: number): string {
@@ -12,14 +14,15 @@ export function formatBytes(bytes: number): string {
 }
 
 /** The config object of SPEC §3, injected into every page and held in the client's config store. */
-export async function buildClientConfig(ctx: AppContext, locals: { user: unknown; locale: string }) {
+export async function buildClientConfig(ctx: AppContext, locals: { user: Pick<User, 'storage_limit_bytes'> | null; locale: string }) {
   const s = await getSettings(ctx);
   return {
     installation: await installationState(ctx),
     locale: locals.locale,
     defaultThemeMode: s.default_theme_mode,
     subscriptionType: s.subscription_type,
-    storageLimit: s.default_storage_limit_bytes,
+    /** The signed-in user's capacity (their own limit, else the instance default; 0 = none). */
+    storageLimit: storageCapacity(locals.user, s),
     chunkSize: s.chunk_size_bytes,
     uploadLimit: s.upload_limit_bytes,
     uploadLimitFormatted: s.upload_limit_bytes > 0 ? formatBytes(s.upload_limit_bytes) : null,

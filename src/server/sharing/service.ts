@@ -180,7 +180,7 @@ async function liveShare(ctx: AppContext, token: string): Promise<Omit<OpenedSha
   const item = await findItem(ctx.db, share.item_id);
   if (!item || item.owner_id !== share.user_id || item.deleted_at !== null) throw dead();
   const owner = await findUserById(ctx, share.user_id);
-  if (!owner) throw dead();
+  if (!owner || owner.deletion_started_at) throw dead();
   return { share, item, owner, actor: { ...owner, scope: { rootId: item.id } } };
 }
 

@@ -94,7 +94,7 @@ export async function openRequestById(ctx: AppContext, id: string): Promise<Open
 async function opened(ctx: AppContext, request: UploadRequestRow): Promise<OpenedRequest> {
   const folder = await findItem(ctx.db, request.folder_id);
   const owner = await findUserById(ctx, request.user_id);
-  if (!folder || folder.owner_id !== request.user_id || folder.deleted_at !== null || !owner) throw notFound('This upload request does not exist.');
+  if (!folder || folder.owner_id !== request.user_id || folder.deleted_at !== null || !owner || owner.deletion_started_at) throw notFound('This upload request does not exist.');
   const actor: Actor = { ...owner, scope: { rootId: folder.id, changeable: (ids) => q.recordedAmong(ctx.db, request.id, ids) } };
   return { request, status: statusOf(ctx, request), folder, owner, actor };
 }

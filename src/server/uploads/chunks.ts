@@ -149,6 +149,12 @@ async function removePartial(ctx: AppContext, directory: string, key: string): P
   await releaseReservation(ctx.db, reservationId(key));
 }
 
+/** Removes the partial behind a chunk reservation (`chunk:{key}`) and the reservation (an account being deleted). */
+export async function discardChunkedUpload(ctx: AppContext, reservation: string): Promise<void> {
+  const key = reservation.slice('chunk:'.length);
+  if (reservation.startsWith('chunk:') && KEY.test(key)) await removePartial(ctx, chunksDirectory(ctx), key);
+}
+
 /** Partials a request of this process is writing: one chunk at a time per upload, and the sweep leaves them alone. */
 const live = new Set<string>();
 

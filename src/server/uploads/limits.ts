@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../files/queries.ts';
 import { AppError } from '../http/errors.ts';
 import { getSettings, type Settings } from '../settings/service.ts';
+import { storageCapacity } from '../users/quota.ts';
 import { assertEmailVerified, restrictionsFor } from '../users/restrictions.ts';
 import { extensionOf } from './names.ts';
 
@@ -29,10 +30,11 @@ export interface UploadPolicy {
   capacity: number | null;
 }
 
-export async function uploadPolicy(ctx: AppContext): Promise<UploadPolicy> {
+/** The limits for uploads into `owner`'s storage (the owner's own quota, else the instance default). */
+export async function uploadPolicy(ctx: AppContext, owner: Pick<User, 'storage_limit_bytes'> | undefined): Promise<UploadPolicy> {
   const settings = await getSettings(ctx);
-  const capacity = settings.default_storage_limit_bytes > 0 ? settings.default_storage_limit_bytes : null;
-  return { settings, capacity };
+  const bytes = storageCapacity(owner, settings);
+  return { settings, capacity: bytes > 0 ? bytes : null };
 }
 
 export function assertCanUpload(user: Pick<User, 'restrictions' | 'email_verified_at'>, policy: UploadPolicy): void {

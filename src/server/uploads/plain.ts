@@ -108,7 +108,7 @@ type Outcome = ChunkResult;
 
 async function receivePlain(ctx: AppContext, user: User, req: IncomingMessage, binding: string): Promise<Outcome> {
   const type = (header(req, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  const policy = await uploadPolicy(ctx);
+  const policy = await uploadPolicy(ctx, user);
   assertCanUpload(user, policy);
   if (type !== 'multipart/form-data' && type !== 'application/octet-stream') throw unsupportedMediaType('Send the file as multipart/form-data or application/octet-stream.');
   // A client that stalls (or a connection that died without a word) must not hold its temporary

@@ -120,7 +120,7 @@ export async function handleRemoteUpload(ctx: AppContext, req: IncomingMessage, 
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw validationError({ [`urls.${index}`]: ['Only http and https URLs can be imported.'] });
       return url.href;
     });
-    assertCanUpload(auth.user, await uploadPolicy(ctx));
+    assertCanUpload(auth.user, await uploadPolicy(ctx, auth.user));
     const parent = await requireTargetFolder(ctx, auth.user, parsed.data.parent_id ?? null, 'parent_id');
     await takeImportBudget(ctx, auth.user.id, urls.length);
     const job: JobRow = {
@@ -173,8 +173,8 @@ async function runJob(ctx: AppContext, job: JobRow): Promise<void> {
 
 async function importOne(ctx: AppContext, job: JobRow, href: string) {
   const user = await findUserById(ctx, job.user_id);
-  if (!user) throw badRequest('The account is gone.');
-  const policy = await uploadPolicy(ctx);
+  if (!user || user.deletion_started_at) throw badRequest('The account is gone.');
+  const policy = await uploadPolicy(ctx, user);
   assertCanUpload(user, policy);
   const deadline = AbortSignal.timeout(REMOTE_DEADLINE_MS);
   const { response, url } = await fetchGuarded(new URL(href), policy.settings.remote_upload_allowlist, deadline);

@@ -6,6 +6,7 @@ import { faultPoint } from '../faults.ts';
 import type { ItemWithCount } from '../files/queries.ts';
 import { AppError } from '../http/errors.ts';
 import { tokenUploadFinished } from '../upload-requests/data-plane.ts';
+import { findUserById } from '../users/queries.ts';
 import { findFileByBlobKey, finishUpload } from './finish.ts';
 import { discardBlob, dropIntent, findIntent, recordIntent } from './intents.ts';
 import { uploadPolicy } from './limits.ts';
@@ -105,7 +106,7 @@ async function complete(ctx: AppContext, { id, ownerId }: { id: string; ownerId:
   const size = intent ? undefined : (await stat(file).catch(() => null))?.size;
   if (!intent && info?.size !== undefined && size !== undefined && size < info.size) throw new AppError(409, 'The upload is not complete.');
   try {
-    const policy = await uploadPolicy(ctx);
+    const policy = await uploadPolicy(ctx, await findUserById(ctx, ownerId));
     if (!intent) {
       if (!info || info.size === undefined || size !== info.size) throw gone();
       const meta = info.metadata ?? {};

@@ -145,7 +145,7 @@ function uploadsFor(ctx: AppContext): TusUploads {
       // creation-defer-length is switched off, so @tus/server has refused a creation without a length.
       if (upload.size === undefined) throw badRequest('Upload-Length is required.');
       if (!Number.isSafeInteger(upload.size) || upload.size < 0) throw badRequest('Upload-Length is not a valid length.');
-      const policy = await uploadPolicy(ctx);
+      const policy = await uploadPolicy(ctx, user);
       await checkBeforeBytes(ctx, user, policy, { name, declaredType, size: upload.size });
       // The last step of the checks: nothing refuses the upload after its bytes are promised.
       await reserve(ctx, policy, { id: upload.id, ownerId: user.id, kind: 'tus', bytes: upload.size });
@@ -188,6 +188,13 @@ function uploadsFor(ctx: AppContext): TusUploads {
 async function discard(directory: string, id: string): Promise<void> {
   await rm(path.join(directory, id), { force: true });
   await rm(path.join(directory, `${id}.json`), { force: true });
+}
+
+/** Removes an unfinished tus upload's files and its reservation (an account being deleted). */
+export async function discardTusUpload(ctx: AppContext, id: string): Promise<void> {
+  if (!ID.test(id)) return;
+  await discard(path.join(ctx.config.dataDir, 'uploads', 'tus'), id);
+  await releaseReservation(ctx.db, id);
 }
 
 function tusRefusal(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {

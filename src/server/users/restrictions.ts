@@ -13,6 +13,7 @@ export interface Restrictions {
 }
 
 const DEFAULTS: Restrictions = { canUpload: true, canDownload: true, canCreateFolder: true, canCreateTeamFolder: true };
+export const RESTRICTION_FLAGS = Object.keys(DEFAULTS) as (keyof Restrictions)[];
 
 /**
  * A user's flags: everything allowed, except what an override on the user turns off (set by an admin,
@@ -30,6 +31,12 @@ export function restrictionsFor(user: Pick<User, 'restrictions'>): Restrictions 
     /* an unreadable override restricts nothing */
   }
   return flags;
+}
+
+/** The stored form of a user's flags (users.restrictions): only those that differ from the defaults; null for none. */
+export function restrictionOverrides(flags: Restrictions): string | null {
+  const overrides = Object.fromEntries(RESTRICTION_FLAGS.filter((key) => flags[key] !== DEFAULTS[key]).map((key) => [key, flags[key]]));
+  return Object.keys(overrides).length ? JSON.stringify(overrides) : null;
 }
 
 export async function setRestrictions(ctx: AppContext, userId: string, overrides: Partial<Restrictions>): Promise<void> {
