@@ -297,6 +297,8 @@ export interface JobRunsTable {
   last_error_at: string | null;
   runs: Generated<number>;
   failures: Generated<number>;
+}
+
 export type UserDeletionState = 'running' | 'done';
 
 /** The deletion of an account (src/server/admin/users/deletion.ts): written first, kept as the record of what was removed. */
