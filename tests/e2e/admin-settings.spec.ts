@@ -147,6 +147,24 @@ test('an unknown settings tab is the 404 page, by link and by address', async ({
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
 });
 
+test('turning the cookie notice off hides it in the app', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signInAdmin(page);
+  await expect(page.getByRole('region', { name: 'Cookie notice' })).toBeVisible();
+  try {
+    await page.goto('/admin/settings/others');
+    await page.getByLabel('Show the cookie notice').uncheck();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByTestId('toast')).toContainText('Settings saved.');
+    await expect(page.getByRole('region', { name: 'Cookie notice' })).toHaveCount(0);
+    await page.goto('/platform/files');
+    await expect(page.getByRole('heading', { name: 'Files', level: 1 })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Cookie notice' })).toHaveCount(0);
+  } finally {
+    await putSettings(page, 'others', { cookie_notice: true });
+  }
+});
+
 const TABS = [
   ['appearance', 'App name'],
   ['index', 'Title'],
