@@ -17,12 +17,14 @@ export const ADMIN_SCREENS: Record<AdminRoute, () => Promise<ScreenModule>> = {
   adminDashboard: () => import('./DashboardScreen.tsx'),
   adminPages: () => import('./pages/PagesScreen.tsx'),
   adminPage: () => import('./pages/PageEditorScreen.tsx'),
+  adminSettings: () => import('./settings/SettingsScreen.tsx'),
 };
 
 /** The admin area's tabs: the routes each one stays active on. */
 export const ADMIN_NAV: { href: string; key: string; routes: AdminRoute[] }[] = [
   { href: '/admin/dashboard', key: 'admin.dashboard', routes: ['adminDashboard'] },
   { href: '/admin/pages', key: 'admin_pages.title', routes: ['adminPages', 'adminPage'] },
+  { href: '/admin/settings', key: 'admin_settings.title', routes: ['adminSettings'] },
 ];
 
 export function isAdminRoute(route: string | undefined): route is AdminRoute {

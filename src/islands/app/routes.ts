@@ -1,3 +1,5 @@
+import { SETTINGS_TABS } from '../admin/settings/tabs.ts';
+
 /**
  * The signed-in app's routes (SPEC §2), shared by the client router and the Astro pages that mount
  * the app, so an unknown path gets the real 404 from the server instead of an empty shell.
@@ -15,21 +17,41 @@ export const APP_ROUTES = {
   adminPages: '/admin/pages',
   /** `new` opens the editor for a page not yet created (no page may take that slug). */
   adminPage: '/admin/pages/:slug',
+  adminSettings: '/admin/settings/:tab?',
 } as const;
 
 export type AppRoute = keyof typeof APP_ROUTES;
+
+/**
+ * The values a route's parameter may take where not just any segment names a page: another value
+ * is not an app path (the server answers the real 404).
+ */
+const PARAM_VALUES: { [R in AppRoute]?: Record<string, readonly string[]> } = {
+  adminSettings: { tab: SETTINGS_TABS },
+};
 
 function toRegExp(pattern: string): RegExp {
   const body = pattern
     .split('/')
     .filter(Boolean)
-    .map((part) => (part.startsWith(':') ? (part.endsWith('?') ? '(?:/[^/]+)?' : '/[^/]+') : `/${part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))
+    .map((part) => {
+      if (!part.startsWith(':')) return `/${part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+      const name = part.slice(1).replace(/\?$/, '');
+      return part.endsWith('?') ? `(?:/(?<${name}>[^/]+))?` : `/(?<${name}>[^/]+)`;
+    })
     .join('');
   return new RegExp(`^${body}/?$`);
 }
 
-const MATCHERS = Object.values(APP_ROUTES).map(toRegExp);
+const MATCHERS = (Object.entries(APP_ROUTES) as [AppRoute, string][]).map(([route, pattern]) => ({ re: toRegExp(pattern), values: PARAM_VALUES[route] }));
 
 export function isAppPath(pathname: string): boolean {
-  return MATCHERS.some((re) => re.test(pathname));
+  return MATCHERS.some(({ re, values }) => {
+    const match = re.exec(pathname);
+    if (!match) return false;
+    return Object.entries(values ?? {}).every(([name, allowed]) => {
+      const value = match.groups?.[name];
+      return value === undefined || allowed.includes(value);
+    });
+  });
 }

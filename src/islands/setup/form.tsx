@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useT } from '../../stores/i18n.ts';
 import { ApiError } from '../../stores/api.ts';
 import { call, type SetupState } from './api.ts';
@@ -69,36 +69,9 @@ export function StepForm({ onSubmit, onBack, busy, message, submitLabel, childre
   );
 }
 
-export function Select({ label, value, onChange, options, error }: { label: string; value: string; onChange: (v: string) => void; options: { value: string; label: string }[]; error?: string | undefined }) {
-  const id = useId();
-  return (
-    <div className="mb-4">
-      <label className="label" htmlFor={id}>
-        {label}
-      </label>
-      <select id={id} className="input" value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {error && <p className="field-error">{error}</p>}
-    </div>
-  );
-}
-
-export function Checkbox({ label, checked, onChange, error }: { label: string; checked: boolean; onChange: (v: boolean) => void; error?: string | undefined }) {
-  return (
-    <div className="mb-4">
-      <label className="inline-flex cursor-pointer items-start gap-2.5 text-[15px]">
-        <input type="checkbox" className="mt-0.5 size-4 rounded accent-[var(--brand)]" checked={checked} onChange={(e) => onChange(e.target.checked)} aria-invalid={error ? true : undefined} />
-        <span>{label}</span>
-      </label>
-      {error && <p className="field-error">{error}</p>}
-    </div>
-  );
-}
+/** The form controls the wizard shares with the rest of the product. */
+export { SelectField as Select } from '../../components/SelectField.tsx';
+export { CheckboxField as Checkbox } from '../../components/CheckboxField.tsx';
 
 /** Saved values come back as unknown JSON: read them as form strings. */
 export const str = (v: unknown, fallback = '') => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : fallback);

@@ -42,6 +42,7 @@ export async function buildClientConfig(ctx: AppContext, locals: { user: Pick<Us
     socialLogin: s.social_login,
     registrationOpen: s.registration_open,
     emailVerificationRequired: s.email_verification_required,
+    cookieNotice: s.cookie_notice,
   };
 }
 

@@ -9,7 +9,7 @@ import { isThumbnailRequest, serveThumbnail } from '../previews/route.ts';
 import { handleSharedUpload, isSharedUploadRequest } from '../sharing/data-plane.ts';
 import { handleRequestUpload, isRequestUpload } from '../upload-requests/data-plane.ts';
 import { isAvatarRequest, serveAvatar } from './avatars.ts';
-import { isBrandingRequest, serveBranding } from '../site/branding.ts';
+import { isBrandingRequest, serveBranding, serveFavicon } from '../site/branding.ts';
 
 /**
  * The data plane's routes: requests whose bytes we stream ourselves (with backpressure) instead of
@@ -26,6 +26,7 @@ export interface DataRoute {
 
 export const DATA_ROUTES: DataRoute[] = [
   { name: 'branding', match: (p) => isBrandingRequest(p), handle: serveBranding, open: true },
+  { name: 'favicon', match: (p, m) => p === '/favicon.ico' && (m === 'GET' || m === 'HEAD'), handle: serveFavicon, open: true },
   { name: 'avatars', match: (p) => isAvatarRequest(p), handle: serveAvatar },
   { name: 'upload', match: (p) => p === '/api/upload', handle: (ctx, req, res) => handlePlainUpload(ctx, req, res) },
   { name: 'upload-tus', match: (p) => isTusRequest(p), handle: handleTus },

@@ -49,6 +49,8 @@ export const SETTING_DEFAULTS = {
   /** Logo images (a path on this site or an https:// address); empty shows the built-in mark and the app name. */
   logo_horizontal: '',
   logo_horizontal_dark: '',
+  /** The site icon: a `/branding/….png` path (an upload, made 64×64), served at /favicon.ico too; empty keeps the built-in icon. */
+  favicon: '',
   /** Where the contact form's messages go; empty means the first admin's address. */
   contact_email: '',
   /** The homepage (SPEC §2 Homepage), edited in the admin area later; empty uses the built-in texts in the visitor's language. */
@@ -56,6 +58,12 @@ export const SETTING_DEFAULTS = {
   home_subtitle: '',
   /** Feature cards: icon is one of upload, share, team, shield, folder, file, image. Empty: the built-in four. */
   home_features: [] as { icon: string; title: string; text: string }[],
+  /** The homepage's sections below the headline: the app preview beside it, the feature cards, the closing call to action. */
+  home_show_preview: true,
+  home_show_features: true,
+  home_show_cta: true,
+  /** The cookie notice in the signed-in app (dismissed once per browser). */
+  cookie_notice: true,
   /** A `#rrggbb` colour replacing the brand colour of the token sheet; empty keeps the default. */
   brand_color: '',
   /** Maintenance mode: every non-admin route answers 503 with the temporary-unavailable page. */
@@ -113,7 +121,7 @@ export async function putSettings(ctx: AppContext, values: Partial<Settings>): P
   await ctx.db.transaction().execute((trx) => writeSettings(trx, values));
 }
 
-/** Writes settings inside the caller's transaction (an admin change and its audit record commit together). */
+/** Writes settings with the given connection: pass a transaction to commit them with other changes (an audit record). */
 export async function writeSettings(db: Kysely<Database>, values: Partial<Settings>): Promise<void> {
   for (const [key, value] of Object.entries(values)) {
     const json = JSON.stringify(value);

@@ -61,7 +61,8 @@ export const TestMailInput = z.object({
     .pipe(z.email('The test address must be a valid email address.')),
 });
 
-const logoUrl = text(500, 'logo')
+/** A logo's address: a path on this site or an https:// address; empty for none. The admin's appearance settings use it too. */
+export const logoUrl = text(500, 'logo')
   .refine((v) => v === '' || /^\/[A-Za-z0-9._~\/-]*$/.test(v) || /^https:\/\/[^\s"'<>]+$/.test(v), 'A logo must be a path on this site (/logo.svg) or an https:// address.')
   .default('');
 

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import type { User } from '../../auth/sessions.ts';
+import type { AppContext } from '../../context.ts';
+import type { Body } from '../../http/endpoint.ts';
+import { LOCALES, type Locale } from '../../i18n/locales.ts';
+import { getSettings, type Settings } from '../../settings/service.ts';
+import { requireAdmin } from '../guard.ts';
+import { applySettings, flag, parseGroupUpdate, wholeNumber } from './group.ts';
+
+const MB = 1024 ** 2;
+/** 1 PiB: more than any disk, and still exact as a JavaScript number. */
+const MAX_BYTES = 1024 ** 5;
+export const CHUNK_MIN_BYTES = 1 * MB;
+export const CHUNK_MAX_BYTES = 512 * MB;
+const MAX_BLACKLIST = 200;
+
+/** An extension (`exe`, `.php`) or a MIME type, exact or a whole family (`video/*`), as uploads/limits.ts matches them. */
+const BLACKLIST_ENTRY = /^(\.?[a-z0-9][a-z0-9_+-]{0,31}|[a-z0-9][a-z0-9.+_-]{0,63}\/(\*|[a-z0-9][a-z0-9.+_-]{0,63}))$/;
+
+const localeCodes = Object.keys(LOCALES) as [Locale, ...Locale[]];
+
+const FIELDS = {
+  /** Per user, 0 for no limit (until plans give users their own). */
+  default_storage_limit_bytes: wholeNumber('default storage', 0, MAX_BYTES),
+  /** The largest single file, 0 for no limit. */
+  upload_limit_bytes: wholeNumber('upload limit', 0, MAX_BYTES),
+  chunk_size_bytes: wholeNumber('chunk size', CHUNK_MIN_BYTES, CHUNK_MAX_BYTES, ' bytes'),
+  mimetypes_blacklist: z
+    .array(
+      z
+        .string({ error: 'Each blocked type must be text.' })
+        .trim()
+        .toLowerCase()
+        .regex(BLACKLIST_ENTRY, 'A blocked type is an extension (exe) or a MIME type (application/x-msdownload, video/*).'),
+      { error: 'The blocked types must be a list.' },
+    )
+    .max(MAX_BLACKLIST, `At most ${MAX_BLACKLIST} blocked types.`)
+    .transform((entries) => [...new Set(entries.map((e) => (e.includes('/') ? e : e.replace(/^\./, ''))))]),
+  trash_retention_days: wholeNumber('trash retention', 0, 3650, ' days'),
+  registration_open: flag('registration switch'),
+  email_verification_required: flag('email verification switch'),
+  locale: z.enum(localeCodes, { error: `The default language must be one of ${localeCodes.join(', ')}.` }),
+  cookie_notice: flag('cookie notice switch'),
+};
+
+function present(s: Settings) {
+  return {
+    data: {
+      id: 'others',
+      type: 'settings',
+      attributes: {
+        default_storage_limit_bytes: s.default_storage_limit_bytes,
+        upload_limit_bytes: s.upload_limit_bytes,
+        chunk_size_bytes: s.chunk_size_bytes,
+        mimetypes_blacklist: s.mimetypes_blacklist,
+        trash_retention_days: s.trash_retention_days,
+        registration_open: s.registration_open,
+        email_verification_required: s.email_verification_required,
+        locale: s.locale,
+        cookie_notice: s.cookie_notice,
+      },
+    },
+    meta: { locales: localeCodes.map((code) => ({ code, name: LOCALES[code] })), chunk_min_bytes: CHUNK_MIN_BYTES, chunk_max_bytes: CHUNK_MAX_BYTES },
+  };
+}
+
+export type OtherSettings = ReturnType<typeof present>;
+
+export async function getOtherSettings(ctx: AppContext, user: User): Promise<OtherSettings> {
+  requireAdmin(user);
+  return present(await getSettings(ctx));
+}
+
+/** Storage and upload limits, blocked types, trash retention, sign-up, default language, cookie notice. */
+export async function updateOtherSettings(ctx: AppContext, user: User, body: Body): Promise<OtherSettings> {
+  requireAdmin(user);
+  const input = parseGroupUpdate(FIELDS, body);
+  await applySettings(ctx, user, 'others', await getSettings(ctx), input as Partial<Settings>);
+  return present(await getSettings(ctx));
+}
