@@ -26,6 +26,8 @@ export interface Database {
   upload_reservations: UploadReservationsTable;
   pending_blobs: PendingBlobsTable;
   audit_log: AuditLogTable;
+  languages: LanguagesTable;
+  translation_overrides: TranslationOverridesTable;
 }
 
 export type Role = 'admin' | 'user';
@@ -277,4 +279,28 @@ export interface AuditLogTable {
   before: string | null;
   after: string | null;
   created_at: string;
+}
+
+/** A language users may pick: the built-in catalogues (en, de) and those an admin added (src/server/i18n). */
+export interface LanguagesTable {
+  /** A canonical BCP 47 tag (`pt-BR`). */
+  code: string;
+  name: string;
+  /** 1 when written right to left (pages get dir="rtl"). */
+  rtl: number;
+  /** 1 for the languages that ship with the product (messages/*.json); those cannot be deleted. */
+  built_in: number;
+  /** Bumped with every change to this language's strings: the cue for each process's catalogue cache. */
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An admin's text for one catalogue key (`locations.home`) in one language, over the built-in one. */
+export interface TranslationOverridesTable {
+  language_code: string;
+  key: string;
+  value: string;
+  updated_by: string | null;
+  updated_at: string;
 }

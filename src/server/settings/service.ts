@@ -1,3 +1,5 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/index.ts';
 import type { AppContext } from '../context.ts';
 
 /** Runtime settings an admin changes later. Stored as JSON text in the settings table; defaults live here. */
@@ -109,9 +111,10 @@ export async function putSettings(ctx: AppContext, values: Partial<Settings>): P
   });
 }
 
-export async function putSetting<K extends SettingKey>(ctx: AppContext, key: K, value: Settings[K]): Promise<void> {
+/** Writes one setting; pass a transaction as `db` to make it part of a larger change. */
+export async function putSetting<K extends SettingKey>(ctx: AppContext, key: K, value: Settings[K], db: Kysely<Database> = ctx.db): Promise<void> {
   const json = JSON.stringify(value);
-  await ctx.db
+  await db
     .insertInto('settings')
     .values({ key, value: json })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: json }))
