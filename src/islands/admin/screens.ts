@@ -15,11 +15,13 @@ type ScreenModule = { default: ComponentType<AdminScreenProps> };
  */
 export const ADMIN_SCREENS: Record<AdminRoute, () => Promise<ScreenModule>> = {
   adminDashboard: () => import('./DashboardScreen.tsx'),
+  adminLanguage: () => import('./languages/LanguagesScreen.tsx'),
 };
 
 /** The admin area's tabs: the routes each one stays active on. */
 export const ADMIN_NAV: { href: string; key: string; routes: AdminRoute[] }[] = [
   { href: '/admin/dashboard', key: 'admin.dashboard', routes: ['adminDashboard'] },
+  { href: '/admin/language', key: 'admin_language.title', routes: ['adminLanguage'] },
 ];
 
 export function isAdminRoute(route: string | undefined): route is AdminRoute {

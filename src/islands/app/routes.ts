@@ -12,6 +12,7 @@ export const APP_ROUTES = {
   storage: '/user/settings/storage',
   tokens: '/user/settings/tokens',
   adminDashboard: '/admin/dashboard',
+  adminLanguage: '/admin/language/:code?',
 } as const;
 
 export type AppRoute = keyof typeof APP_ROUTES;
