@@ -288,8 +288,6 @@ export interface LanguagesTable {
   name: string;
   /** 1 when written right to left (pages get dir="rtl"). */
   rtl: number;
-  /** 1 for the languages that ship with the product (messages/*.json); those cannot be deleted. */
-  built_in: number;
   /** Bumped with every change to this language's strings: the cue for each process's catalogue cache. */
   version: number;
   created_at: string;

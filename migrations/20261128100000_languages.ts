@@ -1,15 +1,15 @@
 import type { Kysely } from 'kysely';
 
-// Languages an admin adds beside the built-in catalogues (messages/*.json), and the strings they
-// override in any language. `version` counts a language's string changes, so every server
-// process can tell that its cached merged catalogue is stale without asking anyone else.
+// The languages people may pick: the built-in catalogues (messages/*.json, seeded here; which ones
+// are built in is the code's business) and those an admin adds, and the strings an admin overrides
+// in any language. `version` counts a language's string changes, so every server process can tell
+// that its cached merged catalogue is stale without asking anyone else.
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('languages')
     .addColumn('code', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('rtl', 'integer', (c) => c.notNull().defaultTo(0))
-    .addColumn('built_in', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
@@ -28,8 +28,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db
     .insertInto('languages')
     .values([
-      { code: 'en', name: 'English', rtl: 0, built_in: 1, version: 0, created_at: now, updated_at: now },
-      { code: 'de', name: 'Deutsch', rtl: 0, built_in: 1, version: 0, created_at: now, updated_at: now },
+      { code: 'en', name: 'English', rtl: 0, version: 0, created_at: now, updated_at: now },
+      { code: 'de', name: 'Deutsch', rtl: 0, version: 0, created_at: now, updated_at: now },
     ])
     .execute();
 }

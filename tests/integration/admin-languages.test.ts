@@ -225,6 +225,15 @@ describe('languages', () => {
       expect(fresh.body['locations.home']).toBe('Mes fichiers');
       expect(fresh.headers.get('etag')).toBe((await catalogue('fr')).headers.get('etag'));
       expect((await page('/sign-in', { Cookie: 'locale=fr' })).text).toContain('Bon retour');
+      // A language deleted and added again under its code, with as many edits, is not the old one.
+      const readPt = () => new Client(other.url).get('/translations/pt-BR');
+      expect((await putStrings('pt-BR', { 'locations.home': 'Arquivos' })).status).toBe(200);
+      expect((await readPt()).body['locations.home']).toBe('Arquivos');
+      expect((await admin.request('/api/admin/languages/pt-BR', { method: 'DELETE' })).status).toBe(204);
+      expect((await admin.post('/api/admin/languages', { code: 'pt-BR', name: 'Português' })).status).toBe(201);
+      expect((await putStrings('pt-BR', { 'locations.trash': 'Lixeira' })).status).toBe(200);
+      const again = await readPt();
+      expect(again.body).toMatchObject({ 'locations.home': 'Files', 'locations.trash': 'Lixeira' });
     } finally {
       await other.stop();
     }

@@ -35,7 +35,7 @@ export async function createLanguage(ctx: AppContext, user: User, body: Record<s
   await ctx.db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto('languages')
-      .values({ code: input.code, name: input.name, rtl: input.rtl ? 1 : 0, built_in: 0, version: 0, created_at: now, updated_at: now })
+      .values({ code: input.code, name: input.name, rtl: input.rtl ? 1 : 0, version: 0, created_at: now, updated_at: now })
       .onConflict((oc) => oc.column('code').doNothing())
       .returning('code')
       .executeTakeFirst();

@@ -14,29 +14,29 @@ export interface MergedCatalogue {
 }
 
 interface Entry {
-  baseVersion: number;
-  version: number;
+  baseRevision: string;
+  revision: string;
   catalogue: Promise<MergedCatalogue>;
 }
 
 /**
  * Merged catalogues cached per process and per database. An entry is used only while the
- * versions stored in the database (read on every request with the language list) still match
- * the ones it was built from; another process's edit bumps a version and the next request here
+ * revisions stored in the database (read on every request with the language list) still match
+ * the ones it was built from; another process's edit bumps a revision and the next request here
  * rebuilds. Nothing is trusted that only this process's memory knows.
  */
 const caches = new WeakMap<Kysely<Database>, Map<string, Entry>>();
 
 export function mergedCatalogue(db: Kysely<Database>, language: Language, languages: readonly Language[]): Promise<MergedCatalogue> {
   const base = languages.find((l) => l.code === BASE_LOCALE);
-  const baseVersion = base?.version ?? 0;
+  const baseRevision = base?.revision ?? '';
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
   const hit = cache.get(language.code);
-  if (hit && hit.version === language.version && hit.baseVersion === baseVersion) return hit.catalogue;
-  // Versions are read before the strings, so an entry is never labelled newer than what it holds.
+  if (hit && hit.revision === language.revision && hit.baseRevision === baseRevision) return hit.catalogue;
+  // Revisions are read before the strings, so an entry is never labelled newer than what it holds.
   const catalogue = build(db, language.code);
-  const entry = { baseVersion, version: language.version, catalogue };
+  const entry = { baseRevision, revision: language.revision, catalogue };
   cache.set(language.code, entry);
   catalogue.catch(() => cache.get(language.code) === entry && cache.delete(language.code));
   // Languages deleted since stay out of the cache.

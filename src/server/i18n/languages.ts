@@ -8,8 +8,11 @@ export interface Language {
   name: string;
   rtl: boolean;
   builtIn: boolean;
-  /** Counts changes to this language's strings; the catalogue cache compares it. */
-  version: number;
+  /**
+   * Which strings this is: the row's creation time and its count of string changes. The catalogue
+   * cache compares it; a language deleted and added again under the same code is a new revision.
+   */
+  revision: string;
 }
 
 /** Longest tag we keep: language, script, region and a variant or two; extensions are not ours to store. */
@@ -17,11 +20,11 @@ export const MAX_CODE_LENGTH = 35;
 
 /** Every available language, built-in first, then by name. One small query, made per request. */
 export async function listLanguages(db: Kysely<Database>): Promise<Language[]> {
-  const rows = await db.selectFrom('languages').select(['code', 'name', 'rtl', 'built_in', 'version']).execute();
-  const languages = rows.map((row) => ({ code: row.code, name: row.name, rtl: row.rtl === 1, builtIn: isBuiltIn(row.code), version: Number(row.version) }));
+  const rows = await db.selectFrom('languages').select(['code', 'name', 'rtl', 'version', 'created_at']).execute();
+  const languages = rows.map((row) => ({ code: row.code, name: row.name, rtl: row.rtl === 1, builtIn: isBuiltIn(row.code), revision: `${row.created_at}#${row.version}` }));
   // The catalogues in messages/ are always there, even on a database whose rows were lost.
   for (const [code, name] of Object.entries(BUILT_IN_LANGUAGES)) {
-    if (!languages.some((l) => l.code === code)) languages.push({ code, name, rtl: false, builtIn: true, version: 0 });
+    if (!languages.some((l) => l.code === code)) languages.push({ code, name, rtl: false, builtIn: true, revision: 'built-in' });
   }
   return languages.sort((a, b) => Number(b.builtIn) - Number(a.builtIn) || a.name.localeCompare(b.name) || a.code.localeCompare(b.code));
 }

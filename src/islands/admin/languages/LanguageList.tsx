@@ -84,7 +84,7 @@ export function LanguageList() {
                 </p>
                 <p className="mt-0.5 text-sm text-muted">{progressText(t, language)}</p>
               </div>
-              <div className="flex flex-wrap gap-2">
+              <div className="flex w-full flex-wrap gap-2 ps-14 sm:w-auto sm:ps-0">
                 <a className="btn-secondary px-3 py-1.5 text-sm" href={`/admin/language/${encodeURIComponent(language.code)}`} aria-label={t('admin_language.edit_strings_named', { name: language.name })}>
                   {t('admin_language.edit_strings')}
                 </a>
@@ -113,7 +113,7 @@ function progressText(t: Translate, language: AdminLanguage): string {
 
 function Badge({ children, tone }: { children: string; tone?: 'brand' }) {
   const colours = tone === 'brand' ? 'bg-brand-soft text-brand' : 'bg-surface-2 text-muted';
-  return <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${colours}`}>{children}</span>;
+  return <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap ${colours}`}>{children}</span>;
 }
 
 function DeleteButton({ language, onConfirm }: { language: AdminLanguage; onConfirm: () => void }) {
