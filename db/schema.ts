@@ -28,6 +28,8 @@ export interface Database {
   audit_log: AuditLogTable;
   job_runs: JobRunsTable;
   user_deletions: UserDeletionsTable;
+  languages: LanguagesTable;
+  translation_overrides: TranslationOverridesTable;
 }
 
 export type Role = 'admin' | 'user';
@@ -320,4 +322,26 @@ export interface UserDeletionsTable {
   created_at: string;
   updated_at: string;
   finished_at: string | null;
+}
+
+/** A language users may pick: the built-in catalogues (en, de) and those an admin added (src/server/i18n). */
+export interface LanguagesTable {
+  /** A canonical BCP 47 tag (`pt-BR`). */
+  code: string;
+  name: string;
+  /** 1 when written right to left (pages get dir="rtl"). */
+  rtl: number;
+  /** Bumped with every change to this language's strings: the cue for each process's catalogue cache. */
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An admin's text for one catalogue key (`locations.home`) in one language, over the built-in one. */
+export interface TranslationOverridesTable {
+  language_code: string;
+  key: string;
+  value: string;
+  updated_by: string | null;
+  updated_at: string;
 }

@@ -13,6 +13,7 @@ import * as notificationGroups from './20261126140000_notification_groups.ts';
 import * as auditLog from './20261127090000_audit_log.ts';
 import * as userStorageAndDeletions from './20261127120000_user_storage_and_deletions.ts';
 import * as jobRuns from './20261128090000_job_runs.ts';
+import * as languages from './20261128100000_languages.ts';
 
 /**
  * Every migration, imported statically: a folder scan at run time breaks once Vite bundles the
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '20261127090000_audit_log': auditLog,
   '20261127120000_user_storage_and_deletions': userStorageAndDeletions,
   '20261128090000_job_runs': jobRuns,
+  '20261128100000_languages': languages,
 };

@@ -6,7 +6,13 @@ declare namespace App {
     user: import('./server/auth/sessions.ts').User | null;
     session: import('./server/auth/sessions.ts').Session | null;
     authMethod: 'cookie' | 'token' | null;
+    /** The language the request is served in (a canonical BCP 47 code) and its text direction. */
     locale: string;
+    dir: 'ltr' | 'rtl';
+    /** Every language a person may pick, read per request (src/server/i18n/languages.ts). */
+    languages: import('./server/i18n/languages.ts').Language[];
+    /** The merged catalogue of `locale` (built-in strings under the admin's edits), for Astro pages. */
+    messages: Readonly<Record<string, string>>;
   }
 }
 

@@ -4,6 +4,7 @@ import { SESSION_COOKIE, sessionCookieOptions, validateSessionToken } from './se
 import { isSameOrigin, isUnsafe } from './server/http/csrf.ts';
 import { json } from './server/http/endpoint.ts';
 import { isAuthArea } from './server/http/redirects.ts';
+import { mergedCatalogue } from './server/i18n/catalogue.ts';
 import { resolveLocale } from './server/i18n/locales.ts';
 import { isSetupPath } from './server/setup/paths.ts';
 import { installationState } from './server/setup/state.ts';
@@ -47,7 +48,12 @@ export const onRequest = defineMiddleware(async (context, next) => {
     }
   }
 
-  locals.locale = await resolveLocale(ctx, request, cookies);
+  const { language, languages } = await resolveLocale(ctx, request, cookies);
+  locals.locale = language.code;
+  locals.dir = language.rtl ? 'rtl' : 'ltr';
+  locals.languages = languages;
+  // Cached per process and checked against the version the language list just read: admin edits show on the next load.
+  locals.messages = (await mergedCatalogue(ctx.db, language, languages)).messages;
 
   const path = url.pathname;
   const api = path.startsWith('/api/');

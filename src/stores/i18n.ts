@@ -1,5 +1,8 @@
 import { atom } from 'nanostores';
 import { useStore } from '@nanostores/react';
+import { translate } from '../i18n/translate.ts';
+
+export { translate };
 
 /** The effective catalogue (flattened keys), fetched from /translations/{locale}. Null until loaded. */
 export const $translations = atom<Record<string, string> | null>(null);
@@ -20,14 +23,6 @@ export async function loadTranslations(locale: string): Promise<void> {
 }
 
 export type Translate = (key: string, params?: Record<string, string | number>) => string;
-
-export function translate(catalogue: Record<string, string> | null, key: string, params?: Record<string, string | number>): string {
-  // A count of exactly one picks the `_one` variant when the catalogue has it ("1 item", not "1 items").
-  const one = params?.count === 1 ? catalogue?.[`${key}_one`] : undefined;
-  const template = one ?? catalogue?.[key] ?? key;
-  if (!params) return template;
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
-}
 
 export function t(key: string, params?: Record<string, string | number>): string {
   return translate($translations.get(), key, params);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import de from '../../messages/de.json' with { type: 'json' };
 import en from '../../messages/en.json' with { type: 'json' };
-import { catalogue, LOCALES } from '../../src/server/i18n/locales.ts';
+import { BUILT_IN_LANGUAGES, builtInCatalogue } from '../../src/server/i18n/builtin.ts';
 
 function flatten(source: Record<string, unknown>, prefix = '', out: Record<string, string> = {}): Record<string, string> {
   for (const [key, value] of Object.entries(source)) {
@@ -16,7 +16,7 @@ const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) 
 
 describe('built-in catalogues', () => {
   const base = flatten(en);
-  it.each(Object.keys(LOCALES).filter((l) => l !== 'en'))('%s translates every English key with the same placeholders', (locale) => {
+  it.each(Object.keys(BUILT_IN_LANGUAGES).filter((l) => l !== 'en'))('%s translates every English key with the same placeholders', (locale) => {
     const other = flatten(locale === 'de' ? de : {});
     expect(Object.keys(other).sort()).toEqual(Object.keys(base).sort());
     for (const [key, text] of Object.entries(base)) {
@@ -26,7 +26,7 @@ describe('built-in catalogues', () => {
   });
 
   it('serves German with English only where a key is missing', () => {
-    expect(catalogue('de')['locations.home']).toBe('Dateien');
-    expect(catalogue('en')['locations.home']).toBe('Files');
+    expect(builtInCatalogue('de')['locations.home']).toBe('Dateien');
+    expect(builtInCatalogue('en')['locations.home']).toBe('Files');
   });
 });

@@ -18,6 +18,7 @@ export const ADMIN_SCREENS: Record<AdminRoute, () => Promise<ScreenModule>> = {
   adminPages: () => import('./pages/PagesScreen.tsx'),
   adminPage: () => import('./pages/PageEditorScreen.tsx'),
   adminSettings: () => import('./settings/SettingsScreen.tsx'),
+  adminLanguage: () => import('./languages/LanguagesScreen.tsx'),
 };
 
 /** The admin area's tabs: the routes each one stays active on. */
@@ -25,6 +26,7 @@ export const ADMIN_NAV: { href: string; key: string; routes: AdminRoute[] }[] = 
   { href: '/admin/dashboard', key: 'admin.dashboard', routes: ['adminDashboard'] },
   { href: '/admin/pages', key: 'admin_pages.title', routes: ['adminPages', 'adminPage'] },
   { href: '/admin/settings', key: 'admin_settings.title', routes: ['adminSettings'] },
+  { href: '/admin/language', key: 'admin_language.title', routes: ['adminLanguage'] },
 ];
 
 export function isAdminRoute(route: string | undefined): route is AdminRoute {

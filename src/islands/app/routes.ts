@@ -18,6 +18,7 @@ export const APP_ROUTES = {
   /** `new` opens the editor for a page not yet created (no page may take that slug). */
   adminPage: '/admin/pages/:slug',
   adminSettings: '/admin/settings/:tab?',
+  adminLanguage: '/admin/language/:code?',
 } as const;
 
 export type AppRoute = keyof typeof APP_ROUTES;

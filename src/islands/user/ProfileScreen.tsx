@@ -9,6 +9,7 @@ import { useT } from '../../stores/i18n.ts';
 import { applyTheme, type ThemeMode } from '../../stores/theme.ts';
 import { showAlert, toast } from '../../stores/ui.ts';
 import { $saveStates, $user, autoSave, saveSettings, uploadAvatar } from '../../stores/user.ts';
+import { LanguageChoice } from './LanguageChoice.tsx';
 import { SettingsNav } from './SettingsNav.tsx';
 
 export default function ProfileScreen() {
@@ -58,6 +59,7 @@ export default function ProfileScreen() {
                 ['applemoji', 'Apple'],
               ]}
             />
+            <LanguageChoice />
           </div>
         </section>
       </div>

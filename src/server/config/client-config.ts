@@ -14,11 +14,13 @@ export function formatBytes(bytes: number): string {
 }
 
 /** The config object of SPEC §3, injected into every page and held in the client's config store. */
-export async function buildClientConfig(ctx: AppContext, locals: { user: Pick<User, 'storage_limit_bytes'> | null; locale: string }) {
+export async function buildClientConfig(ctx: AppContext, locals: { user: Pick<User, 'storage_limit_bytes'> | null; locale: string; languages: { code: string; name: string; rtl: boolean }[] }) {
   const s = await getSettings(ctx);
   return {
     installation: await installationState(ctx),
     locale: locals.locale,
+    /** The languages a person may pick (built-in and added by an admin), for the profile's language choice. */
+    languages: locals.languages.map(({ code, name, rtl }) => ({ code, name, rtl })),
     defaultThemeMode: s.default_theme_mode,
     subscriptionType: s.subscription_type,
     /** The signed-in user's capacity (their own limit, else the instance default; 0 = none). */

@@ -129,9 +129,10 @@ export async function writeSettings(db: Kysely<Database>, values: Partial<Settin
   }
 }
 
-export async function putSetting<K extends SettingKey>(ctx: AppContext, key: K, value: Settings[K]): Promise<void> {
+/** Writes one setting; pass a transaction as `db` to make it part of a larger change. */
+export async function putSetting<K extends SettingKey>(ctx: AppContext, key: K, value: Settings[K], db: Kysely<Database> = ctx.db): Promise<void> {
   const json = JSON.stringify(value);
-  await ctx.db
+  await db
     .insertInto('settings')
     .values({ key, value: json })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: json }))

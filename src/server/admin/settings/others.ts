@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { User } from '../../auth/sessions.ts';
 import type { AppContext } from '../../context.ts';
 import type { Body } from '../../http/endpoint.ts';
-import { LOCALES, type Locale } from '../../i18n/locales.ts';
+import { validationError } from '../../http/errors.ts';
+import { findLanguage, listLanguages, type Language } from '../../i18n/languages.ts';
 import { getSettings, type Settings } from '../../settings/service.ts';
 import { requireAdmin } from '../guard.ts';
 import { applySettings, flag, parseGroupUpdate, wholeNumber } from './group.ts';
@@ -16,8 +17,6 @@ const MAX_BLACKLIST = 200;
 
 /** An extension (`exe`, `.php`) or a MIME type, exact or a whole family (`video/*`), as uploads/limits.ts matches them. */
 const BLACKLIST_ENTRY = /^(\.?[a-z0-9][a-z0-9_+-]{0,31}|[a-z0-9][a-z0-9.+_-]{0,63}\/(\*|[a-z0-9][a-z0-9.+_-]{0,63}))$/;
-
-const localeCodes = Object.keys(LOCALES) as [Locale, ...Locale[]];
 
 const FIELDS = {
   /** Per user, 0 for no limit (until plans give users their own). */
@@ -39,11 +38,12 @@ const FIELDS = {
   trash_retention_days: wholeNumber('trash retention', 0, 3650, ' days'),
   registration_open: flag('registration switch'),
   email_verification_required: flag('email verification switch'),
-  locale: z.enum(localeCodes, { error: `The default language must be one of ${localeCodes.join(', ')}.` }),
+  /** Checked against the available languages (built-in and added) when saved. */
+  locale: z.string({ error: 'The default language must be a language code.' }).trim().min(1, 'The default language must be a language code.').max(35, 'The default language must be a language code.'),
   cookie_notice: flag('cookie notice switch'),
 };
 
-function present(s: Settings) {
+function present(s: Settings, languages: Language[]) {
   return {
     data: {
       id: 'others',
@@ -60,7 +60,7 @@ function present(s: Settings) {
         cookie_notice: s.cookie_notice,
       },
     },
-    meta: { locales: localeCodes.map((code) => ({ code, name: LOCALES[code] })), chunk_min_bytes: CHUNK_MIN_BYTES, chunk_max_bytes: CHUNK_MAX_BYTES },
+    meta: { locales: languages.map((l) => ({ code: l.code, name: l.name })), chunk_min_bytes: CHUNK_MIN_BYTES, chunk_max_bytes: CHUNK_MAX_BYTES },
   };
 }
 
@@ -68,13 +68,19 @@ export type OtherSettings = ReturnType<typeof present>;
 
 export async function getOtherSettings(ctx: AppContext, user: User): Promise<OtherSettings> {
   requireAdmin(user);
-  return present(await getSettings(ctx));
+  return present(await getSettings(ctx), await listLanguages(ctx.db));
 }
 
 /** Storage and upload limits, blocked types, trash retention, sign-up, default language, cookie notice. */
 export async function updateOtherSettings(ctx: AppContext, user: User, body: Body): Promise<OtherSettings> {
   requireAdmin(user);
   const input = parseGroupUpdate(FIELDS, body);
+  const languages = await listLanguages(ctx.db);
+  if (input.locale !== undefined) {
+    const language = findLanguage(languages, input.locale);
+    if (!language) throw validationError({ locale: [`The default language must be one of ${languages.map((l) => l.code).join(', ')}.`] });
+    input.locale = language.code;
+  }
   await applySettings(ctx, user, 'others', await getSettings(ctx), input as Partial<Settings>);
-  return present(await getSettings(ctx));
+  return present(await getSettings(ctx), languages);
 }
