@@ -49,6 +49,10 @@ export interface UsersTable {
   email_verified_at: string | null;
   created_at: string;
   updated_at: string;
+  /** When a session was last made for this account (a sign-in); null before the first. */
+  last_signed_in_at: string | null;
+  /** Bytes of all the user's files, the trash included; kept by triggers on items (migration 20261128090000_admin_users). */
+  storage_used_bytes: Generated<number>;
 }
 
 export interface SessionsTable {

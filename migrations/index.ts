@@ -11,6 +11,7 @@ import * as pendingBlobs from './20261126100000_pending_blobs.ts';
 import * as signInThrottles from './20261126120000_sign_in_throttles.ts';
 import * as notificationGroups from './20261126140000_notification_groups.ts';
 import * as auditLog from './20261127090000_audit_log.ts';
+import * as adminUsers from './20261128090000_admin_users.ts';
 
 /**
  * Every migration, imported statically: a folder scan at run time breaks once Vite bundles the
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '20261126120000_sign_in_throttles': signInThrottles,
   '20261126140000_notification_groups': notificationGroups,
   '20261127090000_audit_log': auditLog,
+  '20261128090000_admin_users': adminUsers,
 };

@@ -15,11 +15,15 @@ type ScreenModule = { default: ComponentType<AdminScreenProps> };
  */
 export const ADMIN_SCREENS: Record<AdminRoute, () => Promise<ScreenModule>> = {
   adminDashboard: () => import('./DashboardScreen.tsx'),
+  adminUsers: () => import('./users/UsersScreen.tsx'),
+  adminUserCreate: () => import('./users/UserCreateScreen.tsx'),
+  adminUser: () => import('./users/UserScreen.tsx'),
 };
 
 /** The admin area's tabs: the routes each one stays active on. */
 export const ADMIN_NAV: { href: string; key: string; routes: AdminRoute[] }[] = [
   { href: '/admin/dashboard', key: 'admin.dashboard', routes: ['adminDashboard'] },
+  { href: '/admin/users', key: 'admin_users.title', routes: ['adminUsers', 'adminUserCreate', 'adminUser'] },
 ];
 
 export function isAdminRoute(route: string | undefined): route is AdminRoute {

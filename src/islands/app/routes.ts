@@ -12,6 +12,11 @@ export const APP_ROUTES = {
   storage: '/user/settings/storage',
   tokens: '/user/settings/tokens',
   adminDashboard: '/admin/dashboard',
+  adminUsers: '/admin/users',
+  // Before adminUser, so /admin/user/create is not read as the user "create".
+  adminUserCreate: '/admin/user/create',
+  /** tab: details (also no tab), storage, subscription, password, delete. */
+  adminUser: '/admin/user/:id/:tab?',
 } as const;
 
 export type AppRoute = keyof typeof APP_ROUTES;
