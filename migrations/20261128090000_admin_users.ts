@@ -59,6 +59,34 @@ export async function up(db: Kysely<any>): Promise<void> {
       execute function items_storage_changed()`.execute(db);
   }
 
+  // The list's search (a part of the name or email, src/server/admin/users/queries.ts), as the
+  // spotlight's (migration 20261124150000_search): on SQLite an FTS5 trigram table kept in step by
+  // triggers, its rowids from users_search; on PostgreSQL pg_trgm GIN indexes that LIKE uses as it
+  // is, when the extension is there (the search works, unindexed, without it).
+  if (isSqlite(db)) {
+    await sql`create table users_search (id integer primary key, user_id text not null unique)`.execute(db);
+    await sql`create virtual table users_fts using fts5(name, email, tokenize = 'trigram')`.execute(db);
+    await sql`insert into users_search (user_id) select id from users`.execute(db);
+    await sql`insert into users_fts (rowid, name, email) select s.id, u.name, u.email from users_search s join users u on u.id = s.user_id`.execute(db);
+    await sql`create trigger users_search_insert after insert on users begin
+      insert into users_search (user_id) values (new.id);
+      insert into users_fts (rowid, name, email) select id, new.name, new.email from users_search where user_id = new.id;
+    end`.execute(db);
+    await sql`create trigger users_search_update after update of name, email on users begin
+      update users_fts set name = new.name, email = new.email where rowid = (select id from users_search where user_id = new.id);
+    end`.execute(db);
+    await sql`create trigger users_search_delete after delete on users begin
+      delete from users_fts where rowid = (select id from users_search where user_id = old.id);
+      delete from users_search where user_id = old.id;
+    end`.execute(db);
+  } else {
+    const { rows } = await sql<{ ok: boolean }>`select exists (select 1 from pg_extension where extname = 'pg_trgm') as ok`.execute(db);
+    if (rows[0]?.ok) {
+      await sql`create index users_name_trgm on users using gin ((lower(name)) gin_trgm_ops)`.execute(db);
+      await sql`create index users_email_trgm on users using gin (email gin_trgm_ops)`.execute(db);
+    }
+  }
+
   // One index per sort of the list, each ending in id: a page is a seek to the cursor's row value
   // and a walk of `limit` entries, in either direction (src/server/admin/users/queries.ts).
   await sql`create index users_sort_name on users ((lower(name)), id)`.execute(db);
@@ -73,8 +101,14 @@ export async function down(db: Kysely<any>): Promise<void> {
     await db.schema.dropIndex(index).ifExists().execute();
   }
   if (isSqlite(db)) {
-    for (const trigger of ['items_storage_insert', 'items_storage_delete', 'items_storage_update']) await sql`drop trigger if exists ${sql.id(trigger)}`.execute(db);
+    for (const trigger of ['items_storage_insert', 'items_storage_delete', 'items_storage_update', 'users_search_insert', 'users_search_update', 'users_search_delete']) {
+      await sql`drop trigger if exists ${sql.id(trigger)}`.execute(db);
+    }
+    await sql`drop table if exists users_fts`.execute(db);
+    await sql`drop table if exists users_search`.execute(db);
   } else {
+    await sql`drop index if exists users_name_trgm`.execute(db);
+    await sql`drop index if exists users_email_trgm`.execute(db);
     for (const trigger of ['items_storage_insert', 'items_storage_delete', 'items_storage_update']) await sql`drop trigger if exists ${sql.id(trigger)} on items`.execute(db);
     for (const fn of ['items_storage_added', 'items_storage_removed', 'items_storage_changed']) await sql`drop function if exists ${sql.id(fn)}()`.execute(db);
   }

@@ -151,6 +151,26 @@ describe('the user list', () => {
     expect(await search(`nobody-${tag}`)).toEqual([]);
   });
 
+  it('finds every match when a search matches many accounts (the route that walks the sort index)', async () => {
+    const many = `many${Date.now().toString(36)}`;
+    const rows = Array.from({ length: 1001 }, (_, i) => {
+      const at = new Date(Date.UTC(2025, 0, 1, 0, 0, i)).toISOString();
+      return { id: randomUUID(), email: `p${String(i).padStart(4, '0')}.${many}@example.test`, name: `Person ${i}`, password_hash: 'x', role: 'user' as const, color: '#6366f1', created_at: at, updated_at: at };
+    });
+    for (let i = 0; i < rows.length; i += 250) await seed.db.insertInto('users').values(rows.slice(i, i + 250)).execute();
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: { body: any } = await admin.get(`/api/admin/users?search=${many}&sort=email&direction=asc&limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+      seen.push(...res.body.data.map((u: any) => u.attributes.email));
+      cursor = res.body.meta.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(rows.map((r) => r.email));
+    // And a narrower search among them takes the index's few matches.
+    const one = await admin.get(`/api/admin/users?search=p0999.${many}`);
+    expect(one.body.data.map((u: any) => u.attributes.name)).toEqual(['Person 999']);
+  });
+
   it('records the time of each successful sign-in', async () => {
     const golf = seeded[6]!;
     const before = Date.now();
@@ -292,6 +312,11 @@ describe('the details tab', () => {
     expect(res.body.meta).toEqual({ abilities: { change_role: true }, self: false });
     const [entry] = await auditOf(user.id);
     expect(entry).toMatchObject({ action: 'user.update', before: { name: 'Before Name', email, verified: false }, after: { name: 'After Name', email: newEmail, verified: true } });
+
+    // The search knows the new name and address, and forgets the old ones.
+    const found = async (q: string) => (await admin.get(`/api/admin/users?search=${encodeURIComponent(q)}`)).body.data.map((u: any) => u.id);
+    expect(await found(newEmail)).toEqual([user.id]);
+    expect(await found(email)).toEqual([]);
 
     // A new address without "verified" is unverified again; the admin can mark it verified on its own too.
     const changed = await admin.request(`/api/admin/users/${user.id}`, { method: 'PATCH', json: { email: uniqueEmail('again') } });

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely, type RawBuilder, type Updateable } from 'kysely';
+import { sql, SqliteAdapter, type Insertable, type Kysely, type RawBuilder, type Updateable } from 'kysely';
 import type { Database, UsersTable } from '../../../../db/schema.ts';
 
 /** The admin's user SQL, Kysely only. Every function takes the db or a transaction; none reads a request. */
@@ -46,32 +46,58 @@ export interface ListQuery {
   limit: number;
 }
 
+/** The shortest search the trigram index can serve; shorter ones read every account's name and email. */
+const TRIGRAM = 3;
+/** Up to this many trigram matches, the search starts from them; from here on it walks the sort's index. */
+const FEW_MATCHES = 1000;
+
 /** `LIKE` pattern for a substring, with the pattern's own wildcards taken literally. */
 function containing(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /**
- * One page of accounts in the chosen order (id breaks ties), after the cursor's row: a row-value
- * comparison, which both databases answer with a seek in the sort's index, so page 4,000 costs
- * what page 1 does. The search matches a substring of the name (case-folded) or the email.
+ * One page of accounts in the chosen order (id breaks ties), after the cursor's row: a seek in the
+ * sort's index on both databases, so page 4,000 costs what page 1 does. The search matches a
+ * substring of the name (case-folded) or the email.
  */
-export function listUserRows(db: Db, query: ListQuery): Promise<ListRow[]> {
+export async function listUserRows(db: Db, query: ListQuery): Promise<ListRow[]> {
   const key = SORT_KEY[query.sort];
   let q = db.selectFrom('users').select([...LIST_COLUMNS, key.as('sort_key')]);
   if (query.search) {
-    const pattern = containing(query.search.toLowerCase());
+    const needle = query.search.toLowerCase();
+    const pattern = containing(needle);
     q = q.where(sql<boolean>`(lower(name) like ${pattern} escape '\\' or email like ${pattern} escape '\\')`);
+    // SQLite: the trigram index (migration 20261128090000_admin_users) narrows the rows first when
+    // few match; the LIKE decides. Many matches (a mail domain) are found sooner by walking the
+    // sort's index and stopping at the page, as without a search: over 100,000 accounts the index
+    // route took 1.5 s for a word every account has, the walk 0.1 ms; for one account 1 ms against
+    // 460 ms. A capped count of the index's matches (under 1 ms) picks the route.
+    // PostgreSQL's pg_trgm indexes serve the LIKE as it is, and its planner picks the route.
+    if (db.getExecutor().adapter instanceof SqliteAdapter && [...needle].length >= TRIGRAM) {
+      const phrase = `"${needle.replaceAll('"', '""')}"`;
+      const { rows } = await sql<{ n: number }>`select count(*) as n from (select rowid from users_fts where users_fts match ${phrase} limit ${FEW_MATCHES})`.execute(db);
+      if (Number(rows[0]?.n ?? 0) < FEW_MATCHES) {
+        q = q.where(sql<boolean>`id in (select s.user_id from users_fts f join users_search s on s.id = f.rowid where users_fts match ${phrase})`);
+      }
+    }
   }
   if (query.after) {
     const [value, id] = query.after;
-    q = q.where(query.direction === 'asc' ? sql<boolean>`(${key}, id) > (${value}, ${id})` : sql<boolean>`(${key}, id) < (${value}, ${id})`);
+    // "key >= v and (key > v or id > last)", not the row value "(key, id) > (v, last)": SQLite seeks
+    // an expression index (lower(name), coalesce(...)) only for a plain bound on the expression, and
+    // walked the index from its start with the row value (20 ms at row 50,000 of 100,000).
+    q = q.where(
+      query.direction === 'asc'
+        ? sql<boolean>`${key} >= ${value} and (${key} > ${value} or id > ${id})`
+        : sql<boolean>`${key} <= ${value} and (${key} < ${value} or id < ${id})`,
+    );
   }
-  return q
+  return (await q
     .orderBy(key, query.direction)
     .orderBy('id', query.direction)
     .limit(query.limit + 1)
-    .execute() as Promise<ListRow[]>;
+    .execute()) as ListRow[];
 }
 
 export function findUserRow(db: Db, id: string) {
