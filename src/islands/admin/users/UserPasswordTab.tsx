@@ -70,7 +70,7 @@ export default function UserPasswordTab({ user }: { user: AdminUserDetail }) {
           <Mail className="size-5 text-muted" aria-hidden />
           {t('admin_users.send_link')}
         </h2>
-        <p className="mb-5 text-sm text-muted">{t('admin_users.send_link_text', { email: a.email })}</p>
+        <p className="mb-5 text-sm [overflow-wrap:anywhere] text-muted">{t('admin_users.send_link_text', { email: a.email })}</p>
         <button type="button" className="btn-secondary" disabled={busy !== null} onClick={() => void sendLink()}>
           {t('admin_users.send_link_submit')}
         </button>

@@ -23,7 +23,7 @@ type State = { status: 'loading' } | { status: 'missing' } | { status: 'error'; 
 export default function UserScreen({ params }: AdminScreenProps) {
   const t = useT();
   const id = params.id ?? '';
-  const tab = (params.tab ?? 'details') as Tab;
+  const tab = (params.tab || 'details') as Tab;
   const [state, setState] = useState<State>({ status: 'loading' });
   const user = state.status === 'ready' ? state.user : null;
   useTitle(user ? user.data.attributes.name : t('admin_users.title'));
@@ -76,7 +76,7 @@ export default function UserScreen({ params }: AdminScreenProps) {
               <p className="truncate text-[15px] text-muted">{user.data.attributes.email}</p>
             </div>
           </header>
-          <nav aria-label={t('admin_users.user_sections')} className="mb-6 flex gap-1 overflow-x-auto rounded-control bg-surface-2 p-1">
+          <nav aria-label={t('admin_users.user_sections')} className="mb-6 flex w-fit max-w-full gap-1 overflow-x-auto rounded-control bg-surface-2 p-1">
             {TABS.map((name) => (
               <a
                 key={name}

@@ -156,7 +156,7 @@ function UserTable({ rows, dimmed }: { rows: AdminUser[]; dimmed: boolean }) {
   return (
     <table className={`w-full text-left text-sm transition-opacity ${dimmed ? 'opacity-60' : ''}`}>
       <caption className="sr-only">{t('admin_users.title')}</caption>
-      <thead className="border-b border-border bg-surface-2/60 text-xs font-semibold tracking-wide text-muted uppercase">
+      <thead className="border-b border-border bg-surface-2/60 text-xs font-semibold tracking-wide whitespace-nowrap text-muted uppercase">
         <tr>
           <th scope="col" className="px-4 py-3 sm:px-6">
             {t('admin_users.column_user')}
@@ -178,7 +178,7 @@ function UserTable({ rows, dimmed }: { rows: AdminUser[]; dimmed: boolean }) {
       <tbody className="divide-y divide-border">
         {rows.map((u) => (
           <tr key={u.id} className="hover:bg-surface-2/50">
-            <td className="px-4 py-3 sm:px-6">
+            <td className="w-full max-w-0 px-4 py-3 sm:px-6">
               <div className="flex min-w-0 items-center gap-3">
                 <Avatar size={36} name={u.attributes.name} email={u.attributes.email} color={u.attributes.color} avatar={u.attributes.avatar} />
                 <div className="min-w-0 flex-1">
