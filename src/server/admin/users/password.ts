@@ -10,7 +10,7 @@ import { requireAdmin } from '../guard.ts';
 import { sendAdminResetMail } from './mails.ts';
 import { dropPasswordResets, endSessionsAndTokens, updateUserRow } from './queries.ts';
 import { UserPasswordInput } from './schemas.ts';
-import { findTarget } from './update.ts';
+import { findTarget } from './target.ts';
 
 /**
  * The password tab: set a new password (strength-checked for the account's role), or mail a link

@@ -2,7 +2,7 @@ import type { Updateable } from 'kysely';
 import type { UsersTable } from '../../../../db/schema.ts';
 import type { User } from '../../auth/sessions.ts';
 import type { AppContext } from '../../context.ts';
-import { notFound, validationError } from '../../http/errors.ts';
+import { validationError } from '../../http/errors.ts';
 import { validate } from '../../http/validate.ts';
 import { recordAudit } from '../audit.ts';
 import { requireAdmin } from '../guard.ts';
@@ -10,16 +10,7 @@ import { emailTakenError } from './create.ts';
 import { presentAdminUserFor } from './presenter.ts';
 import { countAdmins, dropMailedLinks, emailTaken, findUserRow, isUniqueViolation, lockAdminRoles, updateUserRow } from './queries.ts';
 import { UpdateUserInput } from './schemas.ts';
-
-const ID_MAX = 64;
-export const userNotFound = () => notFound('This user does not exist.');
-
-/** The account an admin opened, or 404 (an id that cannot be one is not looked up). */
-export async function findTarget(ctx: AppContext, id: string | undefined): Promise<User> {
-  const user = id && id.length <= ID_MAX ? await findUserRow(ctx.db, id) : undefined;
-  if (!user) throw userNotFound();
-  return user;
-}
+import { findTarget, userNotFound } from './target.ts';
 
 export async function getUserForAdmin(ctx: AppContext, actor: User, id: string | undefined) {
   requireAdmin(actor);
