@@ -57,6 +57,10 @@ export interface UsersTable {
   storage_limit_bytes: number | null;
   /** When an admin started deleting the account: it can no longer sign in, its sessions and tokens are refused. */
   deletion_started_at: string | null;
+  /** When a session was last made for this account (a sign-in); null before the first. */
+  last_signed_in_at: string | null;
+  /** Bytes of all the user's files, the trash included; kept by triggers on items (migration 20261128090000_admin_users). */
+  storage_used_bytes: Generated<number>;
 }
 
 export interface SessionsTable {

@@ -12,6 +12,7 @@ import * as signInThrottles from './20261126120000_sign_in_throttles.ts';
 import * as notificationGroups from './20261126140000_notification_groups.ts';
 import * as auditLog from './20261127090000_audit_log.ts';
 import * as userStorageAndDeletions from './20261127120000_user_storage_and_deletions.ts';
+import * as adminUsers from './20261128090000_admin_users.ts';
 import * as jobRuns from './20261128090000_job_runs.ts';
 import * as languages from './20261128100000_languages.ts';
 
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   '20261126140000_notification_groups': notificationGroups,
   '20261127090000_audit_log': auditLog,
   '20261127120000_user_storage_and_deletions': userStorageAndDeletions,
+  '20261128090000_admin_users': adminUsers,
   '20261128090000_job_runs': jobRuns,
   '20261128100000_languages': languages,
 };

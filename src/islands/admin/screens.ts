@@ -15,6 +15,9 @@ type ScreenModule = { default: ComponentType<AdminScreenProps> };
  */
 export const ADMIN_SCREENS: Record<AdminRoute, () => Promise<ScreenModule>> = {
   adminDashboard: () => import('./DashboardScreen.tsx'),
+  adminUsers: () => import('./users/UsersScreen.tsx'),
+  adminUserCreate: () => import('./users/UserCreateScreen.tsx'),
+  adminUser: () => import('./users/UserScreen.tsx'),
   adminPages: () => import('./pages/PagesScreen.tsx'),
   adminPage: () => import('./pages/PageEditorScreen.tsx'),
   adminSettings: () => import('./settings/SettingsScreen.tsx'),
@@ -24,6 +27,7 @@ export const ADMIN_SCREENS: Record<AdminRoute, () => Promise<ScreenModule>> = {
 /** The admin area's tabs: the routes each one stays active on. */
 export const ADMIN_NAV: { href: string; key: string; routes: AdminRoute[] }[] = [
   { href: '/admin/dashboard', key: 'admin.dashboard', routes: ['adminDashboard'] },
+  { href: '/admin/users', key: 'admin_users.title', routes: ['adminUsers', 'adminUserCreate', 'adminUser'] },
   { href: '/admin/pages', key: 'admin_pages.title', routes: ['adminPages', 'adminPage'] },
   { href: '/admin/settings', key: 'admin_settings.title', routes: ['adminSettings'] },
   { href: '/admin/language', key: 'admin_language.title', routes: ['adminLanguage'] },

@@ -14,6 +14,11 @@ export const APP_ROUTES = {
   storage: '/user/settings/storage',
   tokens: '/user/settings/tokens',
   adminDashboard: '/admin/dashboard',
+  adminUsers: '/admin/users',
+  // Before adminUser, so /admin/user/create is not read as the user "create".
+  adminUserCreate: '/admin/user/create',
+  /** tab: details (also no tab), storage, subscription, password, delete. */
+  adminUser: '/admin/user/:id/:tab?',
   adminPages: '/admin/pages',
   /** `new` opens the editor for a page not yet created (no page may take that slug). */
   adminPage: '/admin/pages/:slug',

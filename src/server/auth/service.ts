@@ -12,10 +12,11 @@ import { firstInWindow, hit, LIMITS } from './rate-limit.ts';
 import { signInFailed, signInSucceeded, takeSignInAttempt } from './sign-in-throttle.ts';
 import type { ChangePasswordInput, ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput } from './schemas.ts';
 import { createSession, invalidateUserSessions, type Session, type User } from './sessions.ts';
+import { createPasswordResetLink } from './reset-links.ts';
+import { weakPasswordMessage } from './strength.ts';
 import { generateSecret, hashSecret } from './tokens.ts';
 import { sendSystemMail } from '../mail/outgoing.ts';
 
-const RESET_LIFETIME_MS = 60 * 60_000;
 const VERIFY_LIFETIME_MS = 7 * 24 * 60 * 60_000;
 const BAD_CREDENTIALS = 'These credentials do not match our records.';
 
@@ -124,14 +125,8 @@ export async function requestPasswordReset(ctx: AppContext, input: z.infer<typeo
   await hit(ctx, `reset:ip:${ip}`, LIMITS.resetPerIp);
   await hit(ctx, `reset:account:${hashSecret(input.email)}`, LIMITS.resetPerAccount);
   const user = await findUserByEmail(ctx, input.email);
-  const token = generateSecret(32);
   if (!user || user.deletion_started_at) return;
-  const now = ctx.clock.now();
-  await ctx.db
-    .insertInto('password_resets')
-    .values({ token_hash: hashSecret(token), user_id: user.id, created_at: now.toISOString(), expires_at: new Date(now.getTime() + RESET_LIFETIME_MS).toISOString() })
-    .execute();
-  const link = new URL(`/create-new-password?token=${token}&email=${encodeURIComponent(user.email)}`, ctx.config.appUrl).href;
+  const link = await createPasswordResetLink(ctx, ctx.db, user);
   const settings = await getSettings(ctx);
   // Through the system mail budget (per recipient and instance), never a user's sharing budget.
   void sendSystemMail(ctx, {
@@ -148,7 +143,11 @@ export async function resetPassword(ctx: AppContext, input: z.infer<typeof Reset
   if (!row || Date.parse(row.expires_at) <= ctx.clock.now().getTime()) throw invalid();
   const user = await findUserById(ctx, row.user_id);
   if (!user || user.email !== input.email) throw invalid();
-  await updateUser(ctx, user.id, { password_hash: await hashPassword(input.password) });
+  // The form checks the account's bar; an admin's account (an invited admin too) needs the admin's.
+  const weak = user.role === 'admin' ? weakPasswordMessage(input.password, [user.email, user.name], 'admin') : null;
+  if (weak) throw validationError({ password: [weak] });
+  // The link came by mail to this address: following it proves the address (an invitation's first password).
+  await updateUser(ctx, user.id, { password_hash: await hashPassword(input.password), ...(user.email_verified_at ? {} : { email_verified_at: ctx.clock.now().toISOString() }) });
   await ctx.db.deleteFrom('password_resets').where('user_id', '=', user.id).execute();
   // Whoever knew the old password may have made sessions and tokens with it: they all end.
   await invalidateUserSessions(ctx, user.id);

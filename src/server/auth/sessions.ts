@@ -11,6 +11,7 @@ export const SESSION_COOKIE = 'session';
 export type Session = Selectable<SessionsTable>;
 export type User = Selectable<UsersTable>;
 
+/** A new session is a sign-in (a password sign-in, or the setup wizard's first admin): the user's last sign-in moves to now. */
 export async function createSession(ctx: AppContext, userId: string, persistent: boolean): Promise<{ token: string; session: Session }> {
   const token = generateSecret();
   const now = ctx.clock.now();
@@ -22,6 +23,7 @@ export async function createSession(ctx: AppContext, userId: string, persistent:
     expires_at: new Date(now.getTime() + lifetime(persistent)).toISOString(),
   };
   await ctx.db.insertInto('sessions').values(session).execute();
+  await ctx.db.updateTable('users').set({ last_signed_in_at: session.created_at }).where('id', '=', userId).execute();
   return { token, session };
 }
 
