@@ -1,15 +1,17 @@
 import { useStore } from '@nanostores/react';
-import { Clock, House, Star, Trash2, Link2 } from 'lucide-react';
+import { Clock, Star, Trash2, Link2 } from 'lucide-react';
 import { useState } from 'react';
 import { $tree, addFavourites, removeFavourite, type Listing } from '../../stores/files.ts';
 import { useT } from '../../stores/i18n.ts';
 import { toast } from '../../stores/ui.ts';
 import { $user } from '../../stores/user.ts';
-import { moveWithFeedback } from './actions.ts';
 import { FolderGlyph, FolderTree } from './FolderTree.tsx';
-import { dropTarget, hasDragItems, readDragItems } from './dnd.ts';
+import { hasDragItems, readDragItems } from './dnd.ts';
 
-/** The file area's left panel: places, favourites (drop a folder here to add it) and the folder tree. */
+/**
+ * The file area's navigation, shown in the sidebar under the app's sections (whose Files entry is
+ * the home folder): places, favourites (drop a folder here to add it) and the folder tree.
+ */
 export function NavigationPanel({ listing, sharedActive = false }: { listing: Listing | null; sharedActive?: boolean }) {
   const t = useT();
   const tree = useStore($tree);
@@ -22,8 +24,7 @@ export function NavigationPanel({ listing, sharedActive = false }: { listing: Li
 
   return (
     <nav aria-label={t('files.navigation')} className="flex flex-col gap-6 text-sm">
-      <ul className="flex flex-col gap-0.5">
-        <Place href="/platform/files" icon={<House className="size-[18px]" aria-hidden />} label={t('locations.home')} active={source?.kind === 'folder' && source.id === null} dropId={null} />
+      <ul aria-label={t('files.places')} className="flex flex-col gap-0.5">
         <Place href="/platform/recent-uploads" icon={<Clock className="size-[18px]" aria-hidden />} label={t('locations.recent')} active={source?.kind === 'latest'} />
         <Place href="/platform/my-shared-items" icon={<Link2 className="size-[18px]" aria-hidden />} label={t('sharing.my_shared_items')} active={sharedActive} />
         <Place href="/platform/trash" icon={<Trash2 className="size-[18px]" aria-hidden />} label={t('locations.trash')} active={source?.kind === 'trash'} />
@@ -105,16 +106,13 @@ export function NavigationPanel({ listing, sharedActive = false }: { listing: Li
   );
 }
 
-function Place({ href, icon, label, active, dropId }: { href: string; icon: React.ReactNode; label: string; active: boolean | undefined; dropId?: string | null }) {
-  const [over, setOver] = useState(false);
-  const drop = dropId !== undefined ? dropTarget(dropId, (items, to) => void moveWithFeedback(items, to), setOver) : {};
+function Place({ href, icon, label, active }: { href: string; icon: React.ReactNode; label: string; active: boolean | undefined }) {
   return (
     <li>
       <a
         href={href}
-        {...drop}
         aria-current={active ? 'page' : undefined}
-        className={`flex items-center gap-2.5 rounded-lg px-2 py-2 font-medium ${over ? 'bg-brand-soft ring-2 ring-brand' : active ? 'bg-brand-soft text-brand' : 'text-text hover:bg-surface-2'}`}
+        className={`flex items-center gap-2.5 rounded-lg px-2 py-2 font-medium ${active ? 'bg-brand-soft text-brand' : 'text-text hover:bg-surface-2'}`}
       >
         {icon}
         {label}
