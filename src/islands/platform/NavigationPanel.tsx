@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { Clock, Star, Trash2, Link2 } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { useRovingFocus } from '../../components/roving.ts';
 import { $tree, addFavourites, removeFavourite, type Listing } from '../../stores/files.ts';
 import { useT } from '../../stores/i18n.ts';
 import { toast } from '../../stores/ui.ts';
@@ -19,12 +20,17 @@ export function NavigationPanel({ listing, sharedActive = false }: { listing: Li
   const favourites = (user?.relationships.favourites.data ?? []) as { id: string; attributes: { name: string; color: string | null; emoji: unknown } }[];
   const favouriteIds = new Set(favourites.map((f) => f.id));
   const [favOver, setFavOver] = useState(false);
+  const favouriteList = useRef<HTMLUListElement>(null);
+  const favouriteKeys = useRovingFocus(favouriteList, 'a[href]', 'vertical');
+  const placeList = useRef<HTMLUListElement>(null);
+  const placeKeys = useRovingFocus(placeList, 'a[href]', 'vertical', '[aria-current="page"]');
   const source = listing?.source;
   const openId = source && source.kind === 'folder' ? source.id : undefined;
 
   return (
     <nav aria-label={t('files.navigation')} className="flex flex-col gap-6 text-sm">
-      <ul aria-label={t('files.places')} className="flex flex-col gap-0.5">
+      {/* Places, favourites and folders are one tab stop each: arrows move inside. */}
+      <ul ref={placeList} {...placeKeys} aria-label={t('files.places')} className="flex flex-col gap-0.5">
         <Place href="/platform/recent-uploads" icon={<Clock className="size-[18px]" aria-hidden />} label={t('locations.recent')} active={source?.kind === 'latest'} />
         <Place href="/platform/my-shared-items" icon={<Link2 className="size-[18px]" aria-hidden />} label={t('sharing.my_shared_items')} active={sharedActive} />
         <Place href="/platform/trash" icon={<Trash2 className="size-[18px]" aria-hidden />} label={t('locations.trash')} active={source?.kind === 'trash'} />
@@ -53,12 +59,13 @@ export function NavigationPanel({ listing, sharedActive = false }: { listing: Li
         {favourites.length === 0 ? (
           <p className="px-2 py-1.5 text-xs text-muted">{t('files.favourites_empty')}</p>
         ) : (
-          <ul className="flex flex-col gap-0.5">
+          <ul ref={favouriteList} {...favouriteKeys} className="flex flex-col gap-0.5">
             {favourites.map((f) => (
               <li key={f.id} className="group flex items-center">
                 <a
                   href={`/platform/files/${f.id}`}
-                  // One tab stop per favourite: Delete on the link does what the star button does.
+                  // The favourites are one tab stop (Up and Down move between them); Delete on one
+                  // does what its star button does.
                   aria-keyshortcuts="Delete"
                   onKeyDown={(e) => {
                     if (e.key !== 'Delete') return;
