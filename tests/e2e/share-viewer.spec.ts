@@ -72,6 +72,7 @@ const viewer = (page: Page) => page.getByRole('dialog');
 const picturesLoaded = (page: Page) => page.getByTestId('shared-thumbnail').evaluateAll((imgs) => (imgs as HTMLImageElement[]).every((i) => i.complete && i.naturalWidth > 0));
 
 test('a visitor sees thumbnails and opens pictures, text, audio and PDF in the viewer, with next, previous and download', async ({ page, browser }) => {
+  test.setTimeout(60_000);
   const { link, ids } = await sharedTrip(page);
   const guest = await visitorPage(browser);
   await guest.goto(link);
@@ -154,10 +155,16 @@ test('a visitor sees thumbnails and opens pictures, text, audio and PDF in the v
   await guest.reload();
   await expect(guest.getByTestId('shared-items')).toHaveAttribute('data-view', 'list');
   await guest.getByRole('button', { name: 'Show as grid' }).click();
+  await expect(guest.getByTestId('shared-items')).toHaveAttribute('data-view', 'grid');
+  await guest.context().close();
+});
 
-  // Dark, on a desktop and on a phone, where a tap opens the viewer.
+test('the share browser and its viewer in dark, and on a phone, where a tap opens a file', async ({ page, browser }) => {
+  test.setTimeout(60_000);
+  const { link } = await sharedTrip(page);
+  const guest = await visitorPage(browser);
   await guest.emulateMedia({ colorScheme: 'dark' });
-  await guest.reload();
+  await guest.goto(link);
   await expect.poll(() => picturesLoaded(guest)).toBe(true);
   await shot(guest, 'share-grid-dark-desktop');
   await expectNoSeriousA11yViolations(guest, 'share-grid-dark-desktop');
@@ -188,6 +195,7 @@ test('a visitor sees thumbnails and opens pictures, text, audio and PDF in the v
 });
 
 test('a shared file opens in the viewer from its page, and its thumbnail shows', async ({ page, browser }) => {
+  test.setTimeout(60_000);
   const { ids } = await sharedTrip(page);
   const res = await page.request.post(`/api/share/${ids.sunset}`, { data: { type: 'file', permission: 'visitor' }, headers: headers() });
   expect(res.status()).toBe(201);
