@@ -1,5 +1,6 @@
 import { atom } from 'nanostores';
 import type { Item } from './files.ts';
+import { persistentAtom } from './prefs.ts';
 import { UploadFailure, uploadOverTus } from './scopedUpload.ts';
 
 /**
@@ -44,6 +45,8 @@ async function call<T>(method: string, path: string, body?: Record<string, unkno
 }
 
 export const $link = atom<SharedLink | null>(null);
+/** The visitor's list or grid choice, remembered in this browser; null until they pick one. */
+export const $scopedView = persistentAtom<'list' | 'grid' | null>('shared_view_type', null, (v): v is 'list' | 'grid' => v === 'list' || v === 'grid');
 export const $sharedItems = atom<{ folderId: string | null; items: Item[]; root: Item | null } | null>(null);
 
 /** The calls of one token-scoped folder browser: a share link's or an upload request's. */

@@ -109,7 +109,8 @@ test('a person creates nested folders, renames, moves by picker and by drag, fav
   await item(page, 'Taxes 2026').click({ button: 'right' });
   await page.getByRole('menuitem', { name: 'Restore' }).click();
   await expect(page.getByRole('heading', { name: 'Your trash is empty' })).toBeVisible();
-  await page.getByRole('navigation', { name: 'Folders' }).getByRole('link', { name: 'Files' }).click();
+  // Home is the sidebar's Files entry: the file area's navigation follows it in the same column.
+  await page.getByRole('complementary', { name: 'Main navigation' }).getByRole('link', { name: 'Files', exact: true }).click();
   await item(page, 'Taxes 2026').click();
   await page.keyboard.press('Delete');
   await page.getByRole('navigation', { name: 'Folders' }).getByRole('link', { name: 'Trash' }).click();

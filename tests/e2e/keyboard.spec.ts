@@ -59,6 +59,23 @@ test('from a fresh page the keyboard reaches the file list within 5 presses, thr
   await expectNoSeriousA11yViolations(page, 'keyboard-list-focused');
 });
 
+test('Tab alone, from the top of the page, reaches the file list in at most 8 presses', async ({ page }) => {
+  await openFresh(page);
+  const path: string[] = [];
+  while (path.length < 20 && !(await list(page).evaluate((el) => el === document.activeElement))) {
+    await page.keyboard.press('Tab');
+    path.push(await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return `${el?.getAttribute('role') ?? el?.tagName.toLowerCase()}:${(el?.getAttribute('aria-label') ?? el?.textContent ?? '').trim().slice(0, 24)}`;
+    }));
+  }
+  // Skip link, the sidebar's Files and Profile, the places, the favourites, the folder tree and the toolbar (one stop each), the list.
+  expect(path.length, path.join(' → ')).toBeLessThanOrEqual(8);
+  await expect(list(page)).toBeFocused();
+  expect(await activeItemName(page)).toBe(await firstItem(page));
+  await shot(page, 'keyboard-tab-alone-list');
+});
+
 test('Skip to content lands in the file list; arrows move the active item', async ({ page }) => {
   await openFresh(page);
   await page.keyboard.press('Tab');
@@ -133,18 +150,75 @@ test('a dialog opened from a toolbar button gives focus back to that button', as
   await expect(button).toBeFocused();
 });
 
-test('each favourite is one tab stop; Delete on it takes it off the favourites', async ({ page }) => {
+test('the favourites are one tab stop: Down and Up move between them, Delete on one takes it off', async ({ page }) => {
   await openFresh(page);
   const favourites = page.getByTestId('favourites');
   const link = (name: string) => favourites.getByRole('link', { name, exact: true });
   await link('Bravo').focus();
+  // The next Tab leaves the favourites for the folder tree.
   await page.keyboard.press('Tab');
-  await expect(link('Charlie')).toBeFocused();
+  await expect(page.getByRole('treeitem', { name: 'Alpha', exact: true })).toBeFocused();
   await page.keyboard.press('Shift+Tab');
   await expect(link('Bravo')).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(link('Charlie')).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await expect(link('Bravo')).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(link('Charlie')).toBeFocused();
+  // The stop stays on the favourite last focused.
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Shift+Tab');
+  await expect(link('Charlie')).toBeFocused();
+  await page.keyboard.press('Home');
   await page.keyboard.press('Delete');
   await expect(link('Bravo')).toHaveCount(0);
   await expect(link('Charlie')).toBeFocused();
+});
+
+test('the places are one tab stop, starting on the open one; Enter opens the place focused', async ({ page }) => {
+  await openFresh(page);
+  await page.goto('/platform/trash');
+  const places = page.getByRole('list', { name: 'Places' });
+  const place = (name: string) => places.getByRole('link', { name, exact: true });
+  await expect(place('Trash')).toHaveAttribute('aria-current', 'page');
+  expect(await places.evaluate((el) => [...el.querySelectorAll<HTMLElement>('a')].filter((a) => a.tabIndex === 0).map((a) => a.textContent))).toEqual(['Trash']);
+  await page.getByRole('link', { name: 'Profile', exact: true }).focus();
+  await page.keyboard.press('Tab');
+  await expect(place('Trash')).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await expect(place('My shared items')).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(place('Recent uploads')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/platform\/recent-uploads$/);
+  await expect(place('Recent uploads')).toHaveAttribute('aria-current', 'page');
+});
+
+test('the toolbar is one tab stop; Left, Right, Home and End move along its buttons', async ({ page }) => {
+  await openFresh(page);
+  const toolbar = page.getByRole('toolbar', { name: 'File actions' });
+  const upload = toolbar.getByRole('button', { name: 'Upload' });
+  await page.getByRole('tree', { name: 'Folders' }).getByRole('treeitem').first().focus();
+  await page.keyboard.press('Tab');
+  await expect(upload).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(toolbar.getByRole('button', { name: 'New folder' })).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(toolbar.getByRole('button', { name: 'Details' })).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(toolbar.getByRole('button', { name: 'Select several' })).toBeFocused();
+  // Tab leaves the toolbar for the list; Shift+Tab comes back to the button last used.
+  await page.keyboard.press('Tab');
+  await expect(list(page)).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(toolbar.getByRole('button', { name: 'Select several' })).toBeFocused();
+  // Its menus still open from the keyboard, and close back onto their button.
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('menuitem', { name: 'Upload files' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(upload).toBeFocused();
 });
 
 test('the preview returns focus to the list, on the last file it showed', async ({ page }) => {

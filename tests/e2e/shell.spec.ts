@@ -49,7 +49,8 @@ test('notifications: the bell shows unread ones, opening marks them read, an act
   insert.run(crypto.randomUUID(), userId, 'remote-upload-done', 'Your files were imported', '2 of 2 files were imported.', action, null, new Date().toISOString());
   db.close();
   await page.goto('/user/profile');
-  const sidebar = page.getByRole('complementary', { name: 'Main navigation' });
+  // The bell is in the account block at the sidebar's foot.
+  const sidebar = page.getByRole('region', { name: 'Account' });
   const bell = sidebar.getByRole('button', { name: 'Notifications (1 Unread)' });
   await expect(bell).toBeVisible();
 
@@ -226,4 +227,87 @@ test('the app data answered 403 signs the user out of the page', async ({ page }
   await page.goto('/platform/files');
   await toSignIn;
   await page.unroute('**/api/user');
+});
+
+test('on large screens the file area has one sidebar: the sections, then places, favourites and folders, scrolling on its own', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUpAndOpen(page);
+  const headers = { Origin: process.env.E2E_BASE_URL!, 'X-Requested-With': 'XMLHttpRequest' };
+  const ids: string[] = [];
+  for (let i = 1; i <= 30; i++) {
+    const res = await page.request.post('/api/create-folder', { data: { name: `Project ${String(i).padStart(2, '0')}`, parent_id: null }, headers });
+    ids.push((await res.json()).data.id);
+  }
+  await page.request.post('/api/folders/favourites', { data: { folders: ids.slice(0, 2) }, headers });
+  await page.goto('/platform/files');
+  const sidebar = page.getByRole('complementary', { name: 'Main navigation' });
+  const files = sidebar.getByRole('navigation', { name: 'Folders' });
+  await expect(files.getByRole('tree', { name: 'Folders' }).getByRole('treeitem', { name: 'Project 30' })).toBeAttached();
+
+  // One column: the sections first, then the file area's navigation, "Files" once.
+  await expect(sidebar.getByRole('navigation', { name: 'Sections' }).getByRole('link')).toHaveText(['Files', 'Profile']);
+  await expect(sidebar.getByRole('link', { name: 'Files', exact: true })).toHaveCount(1);
+  await expect(files.getByRole('list', { name: 'Places' }).getByRole('link')).toHaveText(['Recent uploads', 'My shared items', 'Trash']);
+  await expect(files.getByTestId('favourites').getByRole('link')).toHaveText(['Project 01', 'Project 02']);
+  const sidebarBox = (await sidebar.boundingBox())!;
+  const mainBox = (await page.locator('main').boundingBox())!;
+  expect(sidebarBox.width).toBe(264);
+  expect(mainBox.x).toBe(sidebarBox.x + sidebarBox.width);
+  await expect(page.locator('main').getByRole('navigation', { name: 'Folders' })).toHaveCount(0);
+
+  // The long tree scrolls inside the sidebar; the account block stays on screen below it.
+  const scroller = page.getByTestId('sidebar-scroll');
+  expect(await scroller.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+  const account = page.getByRole('region', { name: 'Account' });
+  await expect(account.getByRole('button', { name: 'Log out' })).toBeInViewport();
+  await sidebar.getByRole('treeitem', { name: 'Project 30' }).scrollIntoViewIfNeeded();
+  await expect(sidebar.getByRole('treeitem', { name: 'Project 30' })).toBeInViewport();
+  const last = (await sidebar.getByRole('treeitem', { name: 'Project 30' }).boundingBox())!;
+  expect(last.y + last.height).toBeLessThanOrEqual((await account.boundingBox())!.y);
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), scheme === 'dark');
+    await shot(page, `sidebar-files-${scheme}-desktop`);
+    await expectNoSeriousA11yViolations(page, `sidebar-files-${scheme}-desktop`);
+  }
+  await page.evaluate(() => document.documentElement.classList.remove('dark'));
+
+  // A place and a folder open from it; the sidebar stays the same column.
+  await sidebar.getByRole('link', { name: 'Trash' }).click();
+  await expect(page).toHaveURL(/\/platform\/trash$/);
+  await expect(sidebar.getByRole('link', { name: 'Trash' })).toHaveAttribute('aria-current', 'page');
+  await sidebar.getByRole('link', { name: 'My shared items' }).click();
+  await expect(page.getByRole('heading', { name: 'My shared items', level: 1 })).toBeVisible();
+  await expect(files).toBeVisible();
+
+  // Other areas keep the sidebar to the sections alone.
+  await sidebar.getByRole('link', { name: 'Profile' }).click();
+  await expect(page.getByRole('heading', { name: 'Profile', level: 1 })).toBeVisible();
+  await expect(sidebar.getByRole('navigation', { name: 'Folders' })).toHaveCount(0);
+  await shot(page, 'sidebar-profile-light-desktop');
+
+  // Phones are as before: the top bar and the places as tabs.
+  await page.goto('/platform/files');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(sidebar).toBeHidden();
+  await expect(page.getByRole('navigation', { name: 'Places' }).getByRole('link', { name: 'Trash' })).toBeVisible();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), scheme === 'dark');
+    await shot(page, `sidebar-files-${scheme}-phone`);
+    await expectNoSeriousA11yViolations(page, `sidebar-files-${scheme}-phone`);
+  }
+});
+
+test('an admin’s sidebar has Files, Profile and Dashboard above the file area’s navigation', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
+  await expect(page).toHaveURL(/\/platform\/files$/);
+  const sidebar = page.getByRole('complementary', { name: 'Main navigation' });
+  await expect(sidebar.getByRole('navigation', { name: 'Sections' }).getByRole('link')).toHaveText(['Files', 'Profile', 'Dashboard']);
+  await expect(sidebar.getByRole('navigation', { name: 'Folders' })).toBeVisible();
+  await shot(page, 'sidebar-admin-light-desktop');
+  await page.getByRole('link', { name: 'Dashboard' }).click();
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  await expect(sidebar.getByRole('navigation', { name: 'Folders' })).toHaveCount(0);
 });

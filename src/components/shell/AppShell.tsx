@@ -6,7 +6,7 @@ import { CookieNotice } from './CookieNotice.tsx';
 import { LogoutNotice } from './LogoutNotice.tsx';
 import { MobileBar } from './MobileBar.tsx';
 import { RestrictedBar } from './RestrictedBar.tsx';
-import { Sidebar } from './Sidebar.tsx';
+import { Sidebar, SidebarAccount } from './Sidebar.tsx';
 import { Toasts } from './Toasts.tsx';
 import { VerifyEmailBar } from './VerifyEmailBar.tsx';
 import { UploadQueue } from '../uploads/UploadQueue.tsx';
@@ -23,8 +23,11 @@ function skipToContent(event: MouseEvent) {
   target.focus();
 }
 
-/** The signed-in frame: sidebar (large screens) or top bar, the page, and the app-wide overlays. */
-export function AppShell({ children, wide = false }: { children: ReactNode; wide?: boolean }) {
+/**
+ * The signed-in frame: sidebar (large screens) or top bar, the page, and the app-wide overlays.
+ * `sidebar` is what the screen adds to the sidebar under the app's sections (the file area's navigation).
+ */
+export function AppShell({ children, wide = false, sidebar }: { children: ReactNode; wide?: boolean; sidebar?: ReactNode }) {
   const t = useT();
   return (
     <>
@@ -34,13 +37,14 @@ export function AppShell({ children, wide = false }: { children: ReactNode; wide
       <RestrictedBar />
       <VerifyEmailBar />
       <div className="flex min-h-dvh">
-        <Sidebar />
+        <Sidebar>{sidebar}</Sidebar>
         <div className="flex min-w-0 flex-1 flex-col">
           <MobileBar />
           <main id="main" tabIndex={-1} className={`outline-none mx-auto w-full flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8 ${wide ? 'max-w-[1600px]' : 'max-w-5xl lg:px-10 lg:py-10'}`}>
             {children}
           </main>
         </div>
+        <SidebarAccount />
       </div>
       <UploadQueue />
       <Toasts />

@@ -26,28 +26,38 @@ export function useNavEntries(): Entry[] {
   return entries;
 }
 
-export function NavEntries({ onNavigate }: { onNavigate?: () => void }) {
+/**
+ * The entries as links. The phone menu shows each under its section's name; the sidebar, where the
+ * file area's own navigation follows them, lists them `compact`ly, one under the other.
+ */
+export function NavEntries({ onNavigate, compact = false }: { onNavigate?: () => void; compact?: boolean }) {
   const entries = useNavEntries();
   const page = useStore($router);
+  const t = useT();
   const current = areaOf(page?.path ?? '');
   return (
-    <nav className="flex flex-col gap-5">
+    <nav className={`flex flex-col ${compact ? 'gap-0.5' : 'gap-5'}`} aria-label={compact ? t('app.sections') : undefined}>
       {entries.map(({ section, label, href, area, Icon }) => {
         const active = current === area;
+        const link = (
+          <a
+            href={href}
+            onClick={onNavigate}
+            aria-current={active ? 'page' : undefined}
+            // Compact: lined up with the file area's places that follow in the sidebar.
+            className={`flex items-center rounded-control py-2 text-[15px] font-medium transition-colors ${compact ? 'gap-2.5 px-2' : 'gap-3 px-3'} ${
+              active ? 'bg-brand-soft text-brand' : 'text-text hover:bg-surface-2'
+            }`}
+          >
+            <Icon className={`${compact ? 'size-[18px]' : 'size-5'} shrink-0`} aria-hidden />
+            {label}
+          </a>
+        );
+        if (compact) return <div key={href}>{link}</div>;
         return (
           <div key={href}>
             <p className="mb-1.5 px-3 text-xs font-semibold tracking-wide text-muted uppercase">{section}</p>
-            <a
-              href={href}
-              onClick={onNavigate}
-              aria-current={active ? 'page' : undefined}
-              className={`flex items-center gap-3 rounded-control px-3 py-2 text-[15px] font-medium transition-colors ${
-                active ? 'bg-brand-soft text-brand' : 'text-text hover:bg-surface-2'
-              }`}
-            >
-              <Icon className="size-5 shrink-0" aria-hidden />
-              {label}
-            </a>
+            {link}
           </div>
         );
       })}

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 import { AppShell } from '../../components/shell/AppShell.tsx';
 import { FullPageSpinner, Spinner } from '../../components/Spinner.tsx';
 import { $config } from '../../stores/config.ts';
@@ -34,6 +34,10 @@ const PasswordScreen = lazyScreen(screens.password);
 const StorageScreen = lazyScreen(screens.storage);
 const TokensScreen = lazyScreen(screens.tokens);
 const AdminArea = lazyScreen(screens.admin);
+// The file area's navigation joins the sidebar on its screens; it shares their chunks. Should its
+// script not arrive, the sidebar goes without it (the screen itself says what failed).
+const FilesNavigation = lazy<ComponentType>(() => import('../platform/FilesNavigation.tsx').catch(() => ({ default: () => null })));
+const FILE_AREA_ROUTES = new Set(['files', 'recent', 'sharedItems', 'trash']);
 
 function prefetchScreens(admin: boolean): void {
   const run = () => {
@@ -99,7 +103,16 @@ export default function App() {
   if (!user) return <FullPageSpinner label={t('app.loading')} />;
 
   return (
-    <AppShell wide={page?.route === 'files' || page?.route === 'recent' || page?.route === 'trash'}>
+    <AppShell
+      wide={!!page && FILE_AREA_ROUTES.has(page.route)}
+      sidebar={
+        page && FILE_AREA_ROUTES.has(page.route) && (
+          <Suspense fallback={null}>
+            <FilesNavigation />
+          </Suspense>
+        )
+      }
+    >
       <ScreenErrorBoundary resetKey={page?.route ?? ''}>
       <Suspense fallback={<div className="flex justify-center py-20"><Spinner label={t('app.loading')} /></div>}>
         {page?.route === 'files' && <FilesScreen folderId={page.params.id || null} />}

@@ -28,7 +28,6 @@ import { Breadcrumb } from './Breadcrumb.tsx';
 import { Dialogs } from './dialogs/Dialogs.tsx';
 import { InfoPanel } from './InfoPanel.tsx';
 import { ItemsView } from './ItemsView.tsx';
-import { NavigationPanel } from './NavigationPanel.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { DropZone } from './DropZone.tsx';
 import { PhonePlaces } from './PhonePlaces.tsx';
@@ -36,7 +35,7 @@ import { UploadFilesButton } from './UploadButton.tsx';
 
 const sourceKey = (s: Source) => (s.kind === 'latest' ? 'latest' : `${s.kind}:${s.id ?? ''}`);
 
-/** One file area screen (a folder, the trash, recent uploads): panels, header, items, dialogs. */
+/** One file area screen (a folder, the trash, recent uploads): header, items, details panel, dialogs. */
 export function Browser({ source }: { source: Source }) {
   const t = useT();
   const listing = useStore($listing);
@@ -77,12 +76,8 @@ export function Browser({ source }: { source: Source }) {
   useTitle(current?.root?.attributes.name ?? place);
 
   return (
-    <div className={`grid gap-6 lg:grid-cols-[220px_minmax(0,1fr)] ${info ? 'xl:grid-cols-[220px_minmax(0,1fr)_280px]' : ''}`}>
-      <div className="hidden lg:block">
-        <div className="sticky top-6">
-          <NavigationPanel listing={current} />
-        </div>
-      </div>
+    // The places, favourites and folder tree are in the sidebar (FilesNavigation) on large screens.
+    <div className={`grid gap-6 ${info ? 'xl:grid-cols-[minmax(0,1fr)_280px]' : ''}`}>
       <section className="min-w-0" aria-busy={!current || current.status === 'loading'}>
         <PhonePlaces active={source.kind === 'latest' ? 'recent' : source.kind === 'trash' ? 'trash' : 'home'} />
         <header className="mb-4 flex flex-wrap items-center justify-between gap-x-4 gap-y-3">

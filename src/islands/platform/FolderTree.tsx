@@ -9,14 +9,18 @@ import { ItemContextMenu, openContextMenuFromKeyboard } from './ItemContextMenu.
 interface Visible {
   node: TreeNode;
   parentId: string | null;
+  depth: number;
+  /** Its place among its siblings (1-based) and how many they are, for aria-posinset and aria-setsize. */
+  position: number;
+  siblings: number;
 }
 
 /** The folders shown now, top to bottom: a collapsed folder hides its subfolders. */
-function visibleNodes(nodes: TreeNode[], expanded: Set<string>, parentId: string | null = null, out: Visible[] = []): Visible[] {
-  for (const node of nodes) {
-    out.push({ node, parentId });
-    if (expanded.has(node.id)) visibleNodes(node.folders, expanded, node.id, out);
-  }
+function visibleNodes(nodes: TreeNode[], expanded: Set<string>, parentId: string | null = null, depth = 0, out: Visible[] = []): Visible[] {
+  nodes.forEach((node, i) => {
+    out.push({ node, parentId, depth, position: i + 1, siblings: nodes.length });
+    if (expanded.has(node.id)) visibleNodes(node.folders, expanded, node.id, depth + 1, out);
+  });
   return out;
 }
 
@@ -93,26 +97,30 @@ export function FolderTree({ tree, openId, favourites, labelledBy }: { tree: Tre
         if (id) setActiveId(id);
       }}
     >
-      {tree.map((node) => (
-        <TreeBranch key={node.id} node={node} depth={0} openId={openId} favourites={favourites} expanded={expanded} tabStop={tabStop} toggle={toggle} />
+      {visible.map((row) => (
+        <TreeRow key={row.node.id} row={row} openId={openId} favourites={favourites} open={expanded.has(row.node.id)} tabStop={tabStop} toggle={toggle} />
       ))}
     </ul>
   );
 }
 
-interface BranchProps {
-  node: TreeNode;
-  depth: number;
+interface RowProps {
+  row: Visible;
   openId: string | undefined;
   favourites: Set<string>;
-  expanded: Set<string>;
+  open: boolean;
   tabStop: string | null;
   toggle: (id: string, open: boolean) => void;
 }
 
-function TreeBranch({ node, depth, openId, favourites, expanded, tabStop, toggle }: BranchProps) {
+/**
+ * One folder of the tree. The rows are siblings, their nesting told by aria-level, aria-setsize and
+ * aria-posinset (the flat form of the ARIA tree): an open folder does not hold its subfolders, so
+ * each item's text is its own name.
+ */
+function TreeRow({ row, openId, favourites, open, tabStop, toggle }: RowProps) {
+  const { node, depth } = row;
   const [over, setOver] = useState(false);
-  const isOpen = expanded.has(node.id);
   const drop = dropTarget(node.id, (items, to) => void moveWithFeedback(items, to), setOver);
   return (
     <li
@@ -120,16 +128,19 @@ function TreeBranch({ node, depth, openId, favourites, expanded, tabStop, toggle
       data-node-id={node.id}
       tabIndex={tabStop === node.id ? 0 : -1}
       aria-labelledby={`tree-${node.id}-name`}
-      aria-expanded={node.folders.length ? isOpen : undefined}
+      aria-level={depth + 1}
+      aria-setsize={row.siblings}
+      aria-posinset={row.position}
+      aria-expanded={node.folders.length ? open : undefined}
       aria-selected={openId === node.id}
-      // The row shows the focus ring: the item itself also holds its subfolders.
+      // The row shows the focus ring.
       className="outline-none [&:focus-visible>div]:outline-2 [&:focus-visible>div]:outline-ring"
     >
       <div className="flex items-center rounded-lg" style={{ paddingLeft: depth * 14 }}>
         {node.folders.length > 0 ? (
           // A pointer target only: from the keyboard, Right and Left expand and collapse.
-          <span onClick={() => toggle(node.id, !isOpen)} className="cursor-pointer rounded p-0.5 text-muted hover:text-text" aria-hidden>
-            <ChevronRight className={`size-3.5 transition-transform ${isOpen ? 'rotate-90' : ''}`} />
+          <span onClick={() => toggle(node.id, !open)} className="cursor-pointer rounded p-0.5 text-muted hover:text-text" aria-hidden>
+            <ChevronRight className={`size-3.5 transition-transform ${open ? 'rotate-90' : ''}`} />
           </span>
         ) : (
           <span className="w-[18px]" />
@@ -148,13 +159,6 @@ function TreeBranch({ node, depth, openId, favourites, expanded, tabStop, toggle
           </a>
         </ItemContextMenu>
       </div>
-      {isOpen && node.folders.length > 0 && (
-        <ul role="group">
-          {node.folders.map((child) => (
-            <TreeBranch key={child.id} node={child} depth={depth + 1} openId={openId} favourites={favourites} expanded={expanded} tabStop={tabStop} toggle={toggle} />
-          ))}
-        </ul>
-      )}
     </li>
   );
 }

@@ -1,15 +1,18 @@
 import { useStore } from '@nanostores/react';
-import { Clock, House, Star, Trash2, Link2 } from 'lucide-react';
-import { useState } from 'react';
+import { Clock, Star, Trash2, Link2 } from 'lucide-react';
+import { useRef, useState } from 'react';
+import { useRovingFocus } from '../../components/roving.ts';
 import { $tree, addFavourites, removeFavourite, type Listing } from '../../stores/files.ts';
 import { useT } from '../../stores/i18n.ts';
 import { toast } from '../../stores/ui.ts';
 import { $user } from '../../stores/user.ts';
-import { moveWithFeedback } from './actions.ts';
 import { FolderGlyph, FolderTree } from './FolderTree.tsx';
-import { dropTarget, hasDragItems, readDragItems } from './dnd.ts';
+import { hasDragItems, readDragItems } from './dnd.ts';
 
-/** The file area's left panel: places, favourites (drop a folder here to add it) and the folder tree. */
+/**
+ * The file area's navigation, shown in the sidebar under the app's sections (whose Files entry is
+ * the home folder): places, favourites (drop a folder here to add it) and the folder tree.
+ */
 export function NavigationPanel({ listing, sharedActive = false }: { listing: Listing | null; sharedActive?: boolean }) {
   const t = useT();
   const tree = useStore($tree);
@@ -17,13 +20,17 @@ export function NavigationPanel({ listing, sharedActive = false }: { listing: Li
   const favourites = (user?.relationships.favourites.data ?? []) as { id: string; attributes: { name: string; color: string | null; emoji: unknown } }[];
   const favouriteIds = new Set(favourites.map((f) => f.id));
   const [favOver, setFavOver] = useState(false);
+  const favouriteList = useRef<HTMLUListElement>(null);
+  const favouriteKeys = useRovingFocus(favouriteList, 'a[href]', 'vertical');
+  const placeList = useRef<HTMLUListElement>(null);
+  const placeKeys = useRovingFocus(placeList, 'a[href]', 'vertical', '[aria-current="page"]');
   const source = listing?.source;
   const openId = source && source.kind === 'folder' ? source.id : undefined;
 
   return (
     <nav aria-label={t('files.navigation')} className="flex flex-col gap-6 text-sm">
-      <ul className="flex flex-col gap-0.5">
-        <Place href="/platform/files" icon={<House className="size-[18px]" aria-hidden />} label={t('locations.home')} active={source?.kind === 'folder' && source.id === null} dropId={null} />
+      {/* Places, favourites and folders are one tab stop each: arrows move inside. */}
+      <ul ref={placeList} {...placeKeys} aria-label={t('files.places')} className="flex flex-col gap-0.5">
         <Place href="/platform/recent-uploads" icon={<Clock className="size-[18px]" aria-hidden />} label={t('locations.recent')} active={source?.kind === 'latest'} />
         <Place href="/platform/my-shared-items" icon={<Link2 className="size-[18px]" aria-hidden />} label={t('sharing.my_shared_items')} active={sharedActive} />
         <Place href="/platform/trash" icon={<Trash2 className="size-[18px]" aria-hidden />} label={t('locations.trash')} active={source?.kind === 'trash'} />
@@ -52,12 +59,13 @@ export function NavigationPanel({ listing, sharedActive = false }: { listing: Li
         {favourites.length === 0 ? (
           <p className="px-2 py-1.5 text-xs text-muted">{t('files.favourites_empty')}</p>
         ) : (
-          <ul className="flex flex-col gap-0.5">
+          <ul ref={favouriteList} {...favouriteKeys} className="flex flex-col gap-0.5">
             {favourites.map((f) => (
               <li key={f.id} className="group flex items-center">
                 <a
                   href={`/platform/files/${f.id}`}
-                  // One tab stop per favourite: Delete on the link does what the star button does.
+                  // The favourites are one tab stop (Up and Down move between them); Delete on one
+                  // does what its star button does.
                   aria-keyshortcuts="Delete"
                   onKeyDown={(e) => {
                     if (e.key !== 'Delete') return;
@@ -105,16 +113,13 @@ export function NavigationPanel({ listing, sharedActive = false }: { listing: Li
   );
 }
 
-function Place({ href, icon, label, active, dropId }: { href: string; icon: React.ReactNode; label: string; active: boolean | undefined; dropId?: string | null }) {
-  const [over, setOver] = useState(false);
-  const drop = dropId !== undefined ? dropTarget(dropId, (items, to) => void moveWithFeedback(items, to), setOver) : {};
+function Place({ href, icon, label, active }: { href: string; icon: React.ReactNode; label: string; active: boolean | undefined }) {
   return (
     <li>
       <a
         href={href}
-        {...drop}
         aria-current={active ? 'page' : undefined}
-        className={`flex items-center gap-2.5 rounded-lg px-2 py-2 font-medium ${over ? 'bg-brand-soft ring-2 ring-brand' : active ? 'bg-brand-soft text-brand' : 'text-text hover:bg-surface-2'}`}
+        className={`flex items-center gap-2.5 rounded-lg px-2 py-2 font-medium ${active ? 'bg-brand-soft text-brand' : 'text-text hover:bg-surface-2'}`}
       >
         {icon}
         {label}

@@ -9,7 +9,6 @@ import { useT } from '../../stores/i18n.ts';
 import { $mySharedItems, loadMySharedItems, shareOf } from '../../stores/sharing.ts';
 import { Dialogs } from './dialogs/Dialogs.tsx';
 import { ItemIcon } from './ItemIcon.tsx';
-import { NavigationPanel } from './NavigationPanel.tsx';
 import { PhonePlaces } from './PhonePlaces.tsx';
 import { formatDateTime } from '../../stores/dates.ts';
 
@@ -27,12 +26,7 @@ export default function SharedItemsScreen() {
   }, []);
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[220px_minmax(0,1fr)]">
-      <div className="hidden lg:block">
-        <div className="sticky top-6">
-          <NavigationPanel listing={null} sharedActive />
-        </div>
-      </div>
+    <>
     <section className="min-w-0">
       <PhonePlaces active="shared" />
       <h1 className="mb-4 text-2xl font-bold tracking-tight">{t('sharing.my_shared_items')}</h1>
@@ -74,6 +68,6 @@ export default function SharedItemsScreen() {
       )}
     </section>
       <Dialogs />
-    </div>
+    </>
   );
 }

@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { ArrowDownWideNarrow, Check, Ellipsis, LayoutGrid, List, ListChecks, PanelRight, Search, Trash } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useRovingFocus } from '../../components/roving.ts';
 import { openDialog } from '../../stores/dialogs.ts';
 import { $infoPanel, $multiSelectMode, $sorting, $viewType, emptyTrash, toggleMultiSelectMode, type Item, type Listing, type Sorting } from '../../stores/files.ts';
 import { t as translate, useT } from '../../stores/i18n.ts';
@@ -33,7 +34,7 @@ const SORT_FIELDS: { field: Sorting['field']; key: string; natural: Sorting['dir
   { field: 'type', key: 'files.sort_type', natural: 'asc' },
 ];
 
-/** The toolbar: creating, the selection's actions (the same definitions as the context menu), and view choices. */
+/** The toolbar: creating, the selection's actions (the same definitions as the context menu), and view choices; one tab stop. */
 export function Toolbar({ listing, selected, favourites, onSearch }: { listing: Listing; selected: Item[]; favourites: Set<string>; onSearch?: () => void }) {
   const t = useT();
   const view = useStore($viewType);
@@ -44,11 +45,13 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
   const ctx = { source, items: selected, favourites };
   const actions = actionsFor(ctx).filter((a) => a.id !== 'info' && a.id !== 'open');
   const { bar, room } = useActionRoom(actions.length);
+  // One tab stop, as a toolbar is (WAI-ARIA): Left, Right, Home and End move between its buttons.
+  const roving = useRovingFocus(bar, 'button', 'horizontal');
   const shown = actions.length > room ? actions.slice(0, Math.max(0, room - 1)) : actions;
   const overflow = actions.slice(shown.length);
 
   return (
-    <div ref={bar} className="flex min-w-0 basis-[340px] grow flex-nowrap items-center justify-end gap-1" role="toolbar" aria-label={t('files.toolbar')}>
+    <div ref={bar} {...roving} className="flex min-w-0 basis-[340px] grow flex-nowrap items-center justify-end gap-1" role="toolbar" aria-label={t('files.toolbar')}>
       {source.kind !== 'trash' && <UploadButton parentId={source.kind === 'folder' ? source.id : null} />}
       {source.kind === 'folder' && (
         <button type="button" className="btn-primary mr-1 shrink-0 px-3 py-2 text-sm whitespace-nowrap" onClick={() => openCreateFolder(source.id)}>

@@ -1,6 +1,7 @@
 import { Download, FolderInput, FolderOpen, Inbox, Share2, FolderPlus, Info, Pencil, RotateCcw, Star, StarOff, Trash2, X } from 'lucide-react';
 import type { ComponentType } from 'react';
 import { openPage } from '@nanostores/router';
+import { startDownload } from '../../components/download.ts';
 import { ApiError } from '../../stores/api.ts';
 import { openDialog } from '../../stores/dialogs.ts';
 import { $infoPanel, $listing, $tree, addFavourites, isWithin, moveItems, removeFavourite, restoreItems, trashItems, type Item, type Source, type TreeNode } from '../../stores/files.ts';
@@ -213,19 +214,6 @@ export function downloadUrl(items: Item[]): string | null {
   if (items.length === 1 && items[0]!.type === 'file') return items[0]!.attributes.file_url ? `${items[0]!.attributes.file_url}?download=1` : null;
   if (!items.length) return null;
   return `/api/zip?${new URLSearchParams({ items: items.map((i) => `${i.id}|${i.type}`).join(',') })}`;
-}
-
-/** Starts a download without leaving the page. */
-export function startDownload(url: string): void {
-  const a = document.createElement('a');
-  a.href = url;
-  // The server names the file (Content-Disposition). target=_self keeps the history-mode router
-  // from taking the click for an in-app link (it skips only non-empty `download` attributes).
-  a.target = '_self';
-  a.rel = 'noopener';
-  document.body.append(a);
-  a.click();
-  a.remove();
 }
 
 /** Where each item is now, from the open listing and the folder tree; null when one is not known. */

@@ -1,15 +1,17 @@
 import { useStore } from '@nanostores/react';
-import { Download, FolderPlus, Pencil, Trash2, Upload } from 'lucide-react';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { Download, FolderPlus, LayoutGrid, List, Upload } from 'lucide-react';
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { FullPageSpinner } from '../../components/Spinner.tsx';
-import { formatSize, type Item } from '../../stores/files.ts';
+import type { Item } from '../../stores/files.ts';
 import { useT } from '../../stores/i18n.ts';
-import { $sharedItems, type ScopedApi } from '../../stores/shareBrowser.ts';
-import { ItemIcon } from '../platform/ItemIcon.tsx';
+import { $scopedView, $sharedItems, type ScopedApi } from '../../stores/shareBrowser.ts';
+import { FileViewer } from '../platform/FileViewer.tsx';
+import { ScopedItems } from './ScopedItems.tsx';
 
 /**
- * A token holder's folder browser (a share link's or an upload request's): the items, and for an
- * editor upload, new folder, rename and remove; downloads where the scope allows them.
+ * A token holder's folder browser (a share link's or an upload request's): the items as a list or
+ * a grid of thumbnails, files opening in the file area's viewer, and for an editor upload, new
+ * folder, rename and remove; downloads where the scope allows them.
  */
 export function ScopedFolder({ api, editor, uploadPrimary, onError, children }: {
   api: ScopedApi;
@@ -26,8 +28,15 @@ export function ScopedFolder({ api, editor, uploadPrimary, onError, children }: 
   const [name, setName] = useState('');
   /** The file going up now, how far (0-100), and how many are left after it. */
   const [progress, setProgress] = useState<{ name: string; percent: number; left: number } | null>(null);
+  const [viewing, setViewing] = useState<Item | null>(null);
+  /** The last file the viewer showed: focus goes back to it when the viewer closes. */
+  const shown = useRef<string | null>(null);
+  const chosenView = useStore($scopedView);
   if (!listing) return <FullPageSpinner label={t('app.loading')} />;
   const { items, root, folderId } = listing;
+  const viewable = items.filter((i) => i.type === 'file' && i.attributes.file_url);
+  // Until the visitor picks one, pictures show as a grid and everything else as a list.
+  const view = chosenView ?? (items.some((i) => i.attributes.thumbnail) ? 'grid' : 'list');
 
   const run = async (work: () => Promise<void>) => {
     onError(null);
@@ -85,6 +94,26 @@ export function ScopedFolder({ api, editor, uploadPrimary, onError, children }: 
               </button>
             </>
           )}
+          {items.length > 0 && (
+            <div className="flex rounded-control border border-border bg-surface p-0.5" role="group" aria-label={t('sharing.view')}>
+              {(['list', 'grid'] as const).map((choice) => {
+                const Icon = choice === 'list' ? List : LayoutGrid;
+                return (
+                  <button
+                    key={choice}
+                    type="button"
+                    aria-pressed={view === choice}
+                    aria-label={t(choice === 'list' ? 'files.view_list' : 'files.view_grid')}
+                    title={t(choice === 'list' ? 'files.view_list' : 'files.view_grid')}
+                    onClick={() => $scopedView.set(choice)}
+                    className={`inline-flex w-9 items-center justify-center rounded-[calc(var(--radius-control)-2px)] ${view === choice ? 'bg-brand-soft text-brand' : 'text-muted hover:text-text'}`}
+                  >
+                    <Icon className="size-4" aria-hidden />
+                  </button>
+                );
+              })}
+            </div>
+          )}
           {items.length > 0 && api.zipUrl && (
             <a className="btn-primary" href={api.zipUrl(root ? [root] : items)} target="_self" download={`${root?.attributes.name ?? 'download'}.zip`}>
               <Download className="size-4" aria-hidden /> {t('sharing.download_all')}
@@ -121,42 +150,30 @@ export function ScopedFolder({ api, editor, uploadPrimary, onError, children }: 
       {items.length === 0 ? (
         <p className="card px-6 py-16 text-center text-muted">{t('sharing.empty')}</p>
       ) : (
-        <ul className="card divide-y divide-border">
-          {items.map((item) => (
-            <li key={item.id} className="flex items-center gap-2 px-3 py-2.5 sm:gap-3 sm:px-4" data-testid="shared-item">
-              <ItemIcon item={item} />
-              <div className="min-w-0 flex-1">
-                {item.type === 'folder' ? (
-                  <button type="button" className="truncate text-left font-medium hover:underline" onClick={() => open(item.id)}>
-                    {item.attributes.name}
-                  </button>
-                ) : item.attributes.file_url ? (
-                  <a className="truncate font-medium hover:underline" href={item.attributes.file_url} target="_self">
-                    {item.attributes.name}
-                  </a>
-                ) : (
-                  <span className="truncate font-medium">{item.attributes.name}</span>
-                )}
-                <p className="text-xs text-muted">{item.type === 'folder' ? t('files.n_items', { count: item.attributes.items ?? 0 }) : formatSize(item.attributes.size)}</p>
-              </div>
-              {item.attributes.file_url && (
-                <a className="btn-secondary shrink-0 px-2.5" href={`${item.attributes.file_url}?download=1`} target="_self" download={item.attributes.name} aria-label={`${t('sharing.download')} ${item.attributes.name}`}>
-                  <Download className="size-4" aria-hidden />
-                </a>
-              )}
-              {editor && (
-                <>
-                  <button type="button" className="btn-secondary shrink-0 px-2.5" aria-label={`${t('sharing.rename')} ${item.attributes.name}`} onClick={() => { setName(item.attributes.name); setNaming({ kind: 'rename', item }); }}>
-                    <Pencil className="size-4" aria-hidden />
-                  </button>
-                  <button type="button" className="btn-secondary shrink-0 px-2.5" aria-label={`${t('sharing.remove')} ${item.attributes.name}`} onClick={() => void run(() => api.remove(item))}>
-                    <Trash2 className="size-4" aria-hidden />
-                  </button>
-                </>
-              )}
-            </li>
-          ))}
-        </ul>
+        <ScopedItems
+          items={items}
+          view={view}
+          editor={editor}
+          onOpen={(item) => (item.type === 'folder' ? open(item.id) : setViewing(item))}
+          onRename={(item) => {
+            setName(item.attributes.name);
+            setNaming({ kind: 'rename', item });
+          }}
+          onRemove={(item) => void run(() => api.remove(item))}
+        />
+      )}
+      {viewing && (
+        <FileViewer
+          item={viewing}
+          files={viewable}
+          download={viewing.attributes.file_url && `${viewing.attributes.file_url}?download=1`}
+          onShow={setViewing}
+          onClose={() => {
+            shown.current = viewing.id;
+            setViewing(null);
+          }}
+          onClosed={() => document.querySelector<HTMLElement>(`[data-open-id="${CSS.escape(shown.current ?? '')}"]`)?.focus()}
+        />
       )}
     </section>
   );

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
-import { Download } from 'lucide-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { Download, Eye } from 'lucide-react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Logo } from '../../components/Logo.tsx';
 import { FullPageSpinner } from '../../components/Spinner.tsx';
 import { $config } from '../../stores/config.ts';
@@ -9,6 +9,7 @@ import { $translations, loadTranslations, useT } from '../../stores/i18n.ts';
 import { $link, loadLink, openSharedFolder, ShareError, shareApi, unlock } from '../../stores/shareBrowser.ts';
 import { PublicHeader } from './PublicHeader.tsx';
 import { ScopedFolder } from './ScopedFolder.tsx';
+import { FileViewer } from '../platform/FileViewer.tsx';
 import { ItemIcon } from '../platform/ItemIcon.tsx';
 
 /** The folder id in /share/:token/files/:id, or null for the shared folder itself. */
@@ -94,19 +95,48 @@ function Gate({ token }: { token: string }) {
   );
 }
 
+/** A shared file: its picture (or icon), name and size; the picture opens the viewer, the button downloads. */
 function SingleFile({ item }: { item: Item }) {
   const t = useT();
+  const [viewing, setViewing] = useState(false);
+  /** What opened the viewer (the picture or the Preview button): focus goes back there. */
+  const opener = useRef<HTMLElement | null>(null);
+  const view = () => {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setViewing(true);
+  };
   const a = item.attributes;
+  const download = a.file_url ? `${a.file_url}?download=1` : null;
   return (
-    <div className="card flex flex-col items-center gap-4 p-8 text-center">
-      {a.thumbnail ? <img src={a.thumbnail.md} alt="" className="max-h-[60dvh] rounded-control" /> : <ItemIcon item={item} size="lg" />}
+    <div className="card flex flex-col items-center gap-4 p-6 text-center sm:p-8">
+      {a.file_url ? (
+        <button
+          type="button"
+          onClick={view}
+          aria-label={`${t('preview.open')}: ${a.name}`}
+          className="rounded-control p-1 transition-opacity hover:opacity-90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+          data-open-id={item.id}
+        >
+          {a.thumbnail ? <img src={a.thumbnail.md} alt="" className="max-h-[60dvh] rounded-control" /> : <ItemIcon item={item} size="lg" />}
+        </button>
+      ) : a.thumbnail ? (
+        <img src={a.thumbnail.md} alt="" className="max-h-[60dvh] rounded-control" />
+      ) : (
+        <ItemIcon item={item} size="lg" />
+      )}
       <h1 className="text-xl font-bold break-all">{a.name}</h1>
       <p className="text-sm text-muted">{formatSize(a.size)}</p>
-      {a.file_url && (
-        <a className="btn-primary" href={`${a.file_url}?download=1`} target="_self" download={a.name}>
-          <Download className="size-4" aria-hidden /> {t('sharing.download')}
-        </a>
+      {download && (
+        <div className="flex flex-wrap justify-center gap-2">
+          <button type="button" className="btn-secondary" onClick={view}>
+            <Eye className="size-4" aria-hidden /> {t('preview.open')}
+          </button>
+          <a className="btn-primary" href={download} target="_self" download={a.name}>
+            <Download className="size-4" aria-hidden /> {t('sharing.download')}
+          </a>
+        </div>
       )}
+      {viewing && <FileViewer item={item} files={[item]} download={download} onShow={() => undefined} onClose={() => setViewing(false)} onClosed={() => opener.current?.focus()} />}
     </div>
   );
 }

@@ -1,0 +1,136 @@
+import { Download, Pencil, Trash2 } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { formatSize, type Item } from '../../stores/files.ts';
+import { useT } from '../../stores/i18n.ts';
+import { ItemIcon } from '../platform/ItemIcon.tsx';
+
+export type ScopedView = 'list' | 'grid';
+
+interface Props {
+  items: Item[];
+  view: ScopedView;
+  editor: boolean;
+  /** A folder opens in the browser, a file in the viewer. */
+  onOpen: (item: Item) => void;
+  onRename: (item: Item) => void;
+  onRemove: (item: Item) => void;
+}
+
+/**
+ * A token holder's items as a list or a grid of thumbnails. Each item's picture and name are one
+ * button (Enter or a tap opens it: a folder, or a file in the viewer); downloads and an editor's
+ * rename and remove sit beside it.
+ */
+export function ScopedItems({ items, view, editor, onOpen, onRename, onRemove }: Props) {
+  const t = useT();
+  const detail = (item: Item) => (item.type === 'folder' ? t('files.n_items', { count: item.attributes.items ?? 0 }) : formatSize(item.attributes.size));
+  const actions = (item: Item, compact: boolean) => <ItemActions item={item} editor={editor} compact={compact} onRename={onRename} onRemove={onRemove} />;
+
+  if (view === 'grid') {
+    return (
+      <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 md:grid-cols-4" data-testid="shared-items" data-view="grid">
+        {items.map((item) => (
+          <li key={item.id} className="card flex min-w-0 flex-col overflow-hidden" data-testid="shared-item">
+            <Opener item={item} onOpen={onOpen} className="flex flex-col rounded-t-card text-left">
+              <span className="flex aspect-[4/3] w-full items-center justify-center overflow-hidden border-b border-border bg-surface-2">
+                <Picture item={item} />
+              </span>
+              <span id={`shared-${item.id}-name`} className="block truncate px-3 pt-2.5 text-sm font-semibold" title={item.attributes.name}>
+                {item.attributes.name}
+              </span>
+            </Opener>
+            <div className="flex min-h-10 items-center gap-1 pr-1.5 pb-1.5 pl-3">
+              <span id={`shared-${item.id}-detail`} className="min-w-0 flex-1 truncate text-xs text-muted">
+                {detail(item)}
+              </span>
+              {actions(item, true)}
+            </div>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  return (
+    <ul className="card divide-y divide-border" data-testid="shared-items" data-view="list">
+      {items.map((item) => (
+        <li key={item.id} className="flex items-center gap-2 px-2 py-1.5 sm:gap-3 sm:px-3" data-testid="shared-item">
+          <Opener item={item} onOpen={onOpen} className="flex min-w-0 flex-1 items-center gap-3 rounded-control px-1.5 py-1 text-left">
+            <ItemIcon item={item} />
+            <span className="min-w-0">
+              <span id={`shared-${item.id}-name`} className="block truncate font-medium" title={item.attributes.name}>
+                {item.attributes.name}
+              </span>
+              {/* Drawn, not text: the button's text stays the name (label in name); the detail is its description. */}
+              <span className="block text-xs text-muted before:content-[attr(data-line)]" data-line={detail(item)} aria-hidden />
+            </span>
+          </Opener>
+          <span id={`shared-${item.id}-detail`} hidden>
+            {detail(item)}
+          </span>
+          {actions(item, false)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** What opens an item: a button where it can be opened (folders, files whose bytes are served), else plain. */
+function Opener({ item, onOpen, className, children }: { item: Item; onOpen: (item: Item) => void; className: string; children: ReactNode }) {
+  const opens = item.type === 'folder' || !!item.attributes.file_url;
+  if (!opens) return <div className={className}>{children}</div>;
+  return (
+    <button
+      type="button"
+      data-open-id={item.id}
+      aria-labelledby={`shared-${item.id}-name`}
+      aria-describedby={`shared-${item.id}-detail`}
+      onClick={() => onOpen(item)}
+      className={`${className} transition-colors hover:bg-surface-2 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring`}
+    >
+      {children}
+    </button>
+  );
+}
+
+/** A grid card's picture: the thumbnail, sharp on dense screens, else the item's icon. */
+function Picture({ item }: { item: Item }) {
+  const thumbnail = item.type === 'file' ? item.attributes.thumbnail : null;
+  if (!thumbnail) return <ItemIcon item={item} size="lg" />;
+  return (
+    <img
+      src={thumbnail.sm}
+      srcSet={`${thumbnail.sm} 256w, ${thumbnail.md} 640w`}
+      sizes="(min-width: 768px) 210px, (min-width: 640px) 30vw, 50vw"
+      alt=""
+      loading="lazy"
+      decoding="async"
+      className="size-full object-cover"
+      data-testid="shared-thumbnail"
+    />
+  );
+}
+
+function ItemActions({ item, editor, compact, onRename, onRemove }: { item: Item; editor: boolean; compact: boolean; onRename: (item: Item) => void; onRemove: (item: Item) => void }) {
+  const t = useT();
+  const name = item.attributes.name;
+  const button = compact ? 'inline-flex size-8 shrink-0 items-center justify-center rounded-control text-muted hover:bg-surface-2 hover:text-text' : 'btn-secondary shrink-0 px-2.5';
+  return (
+    <>
+      {item.attributes.file_url && (
+        <a className={button} href={`${item.attributes.file_url}?download=1`} target="_self" download={name} aria-label={`${t('sharing.download')} ${name}`} title={t('sharing.download')}>
+          <Download className="size-4" aria-hidden />
+        </a>
+      )}
+      {editor && (
+        <>
+          <button type="button" className={button} aria-label={`${t('sharing.rename')} ${name}`} title={t('sharing.rename')} onClick={() => onRename(item)}>
+            <Pencil className="size-4" aria-hidden />
+          </button>
+          <button type="button" className={button} aria-label={`${t('sharing.remove')} ${name}`} title={t('sharing.remove')} onClick={() => onRemove(item)}>
+            <Trash2 className="size-4" aria-hidden />
+          </button>
+        </>
+      )}
+    </>
+  );
+}
