@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useT } from '../../stores/i18n.ts';
+import { bottomPanel } from '../../stores/ui.ts';
 
 const KEY = 'cookie_notice_dismissed';
 
@@ -9,7 +10,7 @@ export function CookieNotice() {
   const [visible, setVisible] = useState(() => localStorage.getItem(KEY) !== '1');
   if (!visible) return null;
   return (
-    <div role="region" aria-label={t('cookie.label')} className="fixed bottom-4 left-4 z-40 flex max-w-sm items-center gap-4 rounded-card border border-border bg-surface px-4 py-3 text-sm shadow-lg lg:left-[264px]">
+    <div ref={bottomPanel('cookie-notice')} role="region" aria-label={t('cookie.label')} className="fixed bottom-4 left-4 z-40 flex max-w-sm items-center gap-4 rounded-card border border-border bg-surface px-4 py-3 text-sm shadow-lg lg:left-[264px]">
       <p className="text-muted">{t('cookie.text')}</p>
       <button
         type="button"

@@ -7,9 +7,10 @@ import { toast } from '../../stores/ui.ts';
 import { $user } from '../../stores/user.ts';
 import { moveWithFeedback } from './actions.ts';
 import { FolderGlyph, FolderTree } from './FolderTree.tsx';
+import { StorageMeter } from './StorageMeter.tsx';
 import { dropTarget, hasDragItems, readDragItems } from './dnd.ts';
 
-/** The file area's left panel: places, favourites (drop a folder here to add it) and the folder tree. */
+/** The file area's left panel: places, favourites (drop a folder here to add it), the folder tree and the storage meter. */
 export function NavigationPanel({ listing, sharedActive = false }: { listing: Listing | null; sharedActive?: boolean }) {
   const t = useT();
   const tree = useStore($tree);
@@ -101,6 +102,10 @@ export function NavigationPanel({ listing, sharedActive = false }: { listing: Li
           <FolderTree tree={tree} openId={openId ?? undefined} favourites={favouriteIds} labelledBy="tree-heading" />
         )}
       </section>
+
+      <div className="border-t border-border pt-4">
+        <StorageMeter layout="panel" />
+      </div>
     </nav>
   );
 }

@@ -1,33 +1,24 @@
 import { useStore } from '@nanostores/react';
 import { HardDrive, RotateCw } from 'lucide-react';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
 import { useTitle } from '../../components/useTitle.ts';
-import { api } from '../../stores/api.ts';
 import { $config } from '../../stores/config.ts';
 import { formatSize } from '../../stores/files.ts';
 import { useT } from '../../stores/i18n.ts';
-import { formatPercent, SEGMENT_FILL, storageBar, type StorageEntry, type StorageUsage } from '../../stores/storage.ts';
+import { $storageUsage, formatPercent, loadStorageUsage, SEGMENT_FILL, storageBar, type StorageEntry, type StorageUsage } from '../../stores/storage.ts';
 import { SettingsNav } from './SettingsNav.tsx';
 
 const DOT: Record<StorageEntry['key'], string> = { ...SEGMENT_FILL, empty: 'border-2 border-border bg-surface-2' };
-
-type State = { status: 'loading' } | { status: 'error' } | { status: 'ready'; usage: StorageUsage };
 
 /** /user/settings/storage (SPEC §3 storage usage, §9 bar colours): used against capacity, by kind. */
 export default function StorageScreen() {
   const t = useT();
   useTitle(t('storage.title'));
-  const [state, setState] = useState<State>({ status: 'loading' });
-  const load = useCallback(() => {
-    setState({ status: 'loading' });
-    api.get<{ data: StorageUsage }>('/api/user/storage').then(
-      (res) => setState({ status: 'ready', usage: res.data }),
-      () => setState({ status: 'error' }),
-    );
-  }, []);
-  useEffect(load, [load]);
+  const state = useStore($storageUsage);
+  const load = () => void loadStorageUsage({ spinner: true });
+  useEffect(load, []);
 
   return (
     <div>
