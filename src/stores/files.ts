@@ -3,8 +3,9 @@ import type { ItemData } from '../server/files/presenter.ts';
 import type { TreeNode } from '../server/files/service.ts';
 import type { SortField } from '../server/files/queries.ts';
 import { api, ApiError, signInAgain } from './api.ts';
-import { t } from './i18n.ts';
+import { t, type Translate } from './i18n.ts';
 import { persistentAtom } from './prefs.ts';
+import { refreshStorageUsage } from './storage.ts';
 import { showAlert } from './ui.ts';
 import { loadUser } from './user.ts';
 
@@ -18,14 +19,20 @@ export type ViewType = 'list' | 'grid';
 export const $viewType = persistentAtom<ViewType>('view_type', 'list', (v): v is ViewType => v === 'list' || v === 'grid');
 
 export interface Sorting {
-  field: 'created_at' | 'name' | 'size' | 'type';
+  /** `location` (where a trashed item was) sorts the trash only; elsewhere it reads as the date. */
+  field: 'created_at' | 'name' | 'size' | 'type' | 'location';
   direction: 'asc' | 'desc';
 }
 export const SORT_DEFAULT: Sorting = { field: 'created_at', direction: 'desc' };
 export const $sorting = persistentAtom<Sorting>('sorting', SORT_DEFAULT, (v): v is Sorting => {
   const s = v as Sorting | null;
-  return !!s && ['created_at', 'name', 'size', 'type'].includes(s.field) && (s.direction === 'asc' || s.direction === 'desc');
+  return !!s && ['created_at', 'name', 'size', 'type', 'location'].includes(s.field) && (s.direction === 'asc' || s.direction === 'desc');
 });
+
+/** The sorting that applies to a listing: outside the trash there is no location to sort by. */
+export function sortingFor(source: Source, sorting: Sorting): Sorting {
+  return sorting.field === 'location' && source.kind !== 'trash' ? SORT_DEFAULT : sorting;
+}
 export const $infoPanel = persistentAtom<boolean>('file_info_visible', false, (v): v is boolean => typeof v === 'boolean');
 export const $navigationPanel = persistentAtom<boolean>('navigation_visible', true, (v): v is boolean => typeof v === 'boolean');
 
@@ -52,7 +59,7 @@ export const sameSource = (a: Source, b: Source) => sourceKey(a) === sourceKey(b
 
 function listUrl(source: Source, cursor: string | null): string {
   if (source.kind === 'latest') return '/api/browse/latest';
-  const { field, direction } = $sorting.get();
+  const { field, direction } = sortingFor(source, $sorting.get());
   // The trash's date is the deletion date: "by date" there means by when things went there.
   const sort = source.kind === 'trash' && field === 'created_at' ? 'deleted_at' : field;
   const q = new URLSearchParams({ sort, direction, limit: String(PAGE_SIZE) });
@@ -253,6 +260,8 @@ export async function moveItems(items: ItemRef[], toId: string | null): Promise<
 export async function trashItems(items: ItemRef[], forceDelete = false): Promise<void> {
   await api.post('/api/remove', { items: items.map(({ id, type }) => ({ id, type, force_delete: forceDelete })) });
   clearSelection();
+  // Trashed files still take their space; deleted ones free it.
+  if (forceDelete) refreshStorageUsage();
   await Promise.all([afterChange(), loadUser().catch(() => undefined)]);
 }
 
@@ -265,6 +274,7 @@ export async function restoreItems(items: ItemRef[], toHome = false): Promise<vo
 export async function emptyTrash(): Promise<void> {
   await api.delete('/api/trash/dump');
   clearSelection();
+  refreshStorageUsage();
   await afterChange();
 }
 
@@ -293,6 +303,17 @@ export function formatSize(bytes: number): string {
 }
 
 export { formatDate } from './dates.ts';
+
+/**
+ * Where a trashed item was, as people read it: "Files / Projects / 2026", marked when that folder
+ * is in the trash too. Null outside the trash listings (the server sends it there only).
+ */
+export function originalLocationText(translate: Translate, item: Item): string | null {
+  const where = item.attributes.original_location;
+  if (!where) return null;
+  const path = [translate('locations.home'), ...where.path.map((folder) => folder.name)].join(' / ');
+  return where.in_trash ? translate('files.location_in_trash', { path }) : path;
+}
 
 /** Emoji values are a plain string or the picker's `{ char }` object. */
 export function emojiChar(emoji: unknown): string | null {

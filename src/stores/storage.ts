@@ -1,4 +1,6 @@
+import { atom } from 'nanostores';
 import { CATEGORIES, type Category } from '../server/files/categories.ts';
+import { api } from './api.ts';
 
 export { CATEGORIES, type Category };
 
@@ -6,6 +8,41 @@ export { CATEGORIES, type Category };
 export interface StorageUsage {
   attributes: { used: number; capacity: number; percentage: number };
   meta: Record<Category, { used: number; percentage: number }>;
+}
+
+/** The signed-in user's storage usage, shared by the storage screen and the file area's meter. */
+export type UsageState = { status: 'loading' } | { status: 'error' } | { status: 'ready'; usage: StorageUsage };
+export const $storageUsage = atom<UsageState>({ status: 'loading' });
+let loading: Promise<void> | null = null;
+let loads = 0;
+
+/**
+ * Loads the usage, joining a load under way unless `again` (after an upload or a delete: the one
+ * under way may have been answered before the change). The figures on screen stay until new ones
+ * arrive, and a failed refresh keeps them; only a first load or `spinner` shows loading. When loads
+ * overlap, the last one asked for wins.
+ */
+export function loadStorageUsage({ again = false, spinner = false } = {}): Promise<void> {
+  if (loading && !again && !spinner) return loading;
+  const mine = ++loads;
+  if (spinner || $storageUsage.get().status !== 'ready') $storageUsage.set({ status: 'loading' });
+  const load = api.get<{ data: StorageUsage }>('/api/user/storage').then(
+    (res) => {
+      if (mine === loads) $storageUsage.set({ status: 'ready', usage: res.data });
+    },
+    () => {
+      if (mine === loads && $storageUsage.get().status !== 'ready') $storageUsage.set({ status: 'error' });
+    },
+  );
+  loading = load.finally(() => {
+    if (mine === loads) loading = null;
+  });
+  return loading;
+}
+
+/** After something that changes the bytes stored: loads the usage again if anything shows it. */
+export function refreshStorageUsage(): void {
+  if ($storageUsage.lc > 0) void loadStorageUsage({ again: true });
 }
 
 /**

@@ -27,6 +27,59 @@ export function dismissToast(id: number): void {
   $toasts.set($toasts.get().filter((t) => t.id !== id));
 }
 
+/** Where a panel fixed at the bottom of the screen sits, in viewport pixels. */
+export interface PanelBox {
+  left: number;
+  right: number;
+  top: number;
+}
+
+/** Panels fixed at the bottom of the screen (the upload queue, the cookie notice), by name: toasts stack above them. */
+export const $bottomPanels = atom<Record<string, PanelBox>>({});
+
+const panelRefs = new Map<string, (el: HTMLElement | null) => (() => void) | undefined>();
+
+/**
+ * A ref for a panel fixed at the bottom of the screen: while it is mounted, its box is kept in
+ * $bottomPanels (again as it or the window changes size). One stable callback per name.
+ */
+export function bottomPanel(name: string): (el: HTMLElement | null) => (() => void) | undefined {
+  let ref = panelRefs.get(name);
+  if (!ref) {
+    ref = (el) => {
+      if (!el) return undefined;
+      const report = () => {
+        const { left, right, top } = el.getBoundingClientRect();
+        $bottomPanels.set({ ...$bottomPanels.get(), [name]: { left, right, top } });
+      };
+      report();
+      const observer = new ResizeObserver(report);
+      observer.observe(el);
+      window.addEventListener('resize', report);
+      return () => {
+        observer.disconnect();
+        window.removeEventListener('resize', report);
+        const { [name]: _gone, ...rest } = $bottomPanels.get();
+        $bottomPanels.set(rest);
+      };
+    };
+    panelRefs.set(name, ref);
+  }
+  return ref;
+}
+
+/**
+ * How high above the screen's bottom edge the toasts must start to clear every bottom panel under
+ * their column (`gap` above the highest); 0 when none is under it.
+ */
+export function toastLift(column: { left: number; right: number }, panels: PanelBox[], viewportHeight: number, gap: number): number {
+  let lift = 0;
+  for (const panel of panels) {
+    if (panel.left < column.right && panel.right > column.left) lift = Math.max(lift, viewportHeight - panel.top);
+  }
+  return lift > 0 ? Math.ceil(lift + gap) : 0;
+}
+
 /** The alert popup of SPEC §8: title, message, optional emoji, button text and style. */
 export interface Alert {
   kind: 'alert' | 'success';

@@ -4,6 +4,7 @@ import XHRUpload from '@uppy/xhr-upload';
 import { atom, computed } from 'nanostores';
 import { $config } from './config.ts';
 import { $listing, loadTree, refreshListing } from './files.ts';
+import { refreshStorageUsage } from './storage.ts';
 import { t } from './i18n.ts';
 import { showAlert } from './ui.ts';
 import { $user } from './user.ts';
@@ -160,10 +161,11 @@ function scheduleRefresh(parentId: string | null): void {
   }, 400);
 }
 
-/** When the queue empties, progress clears; after a folder upload the view and tree refresh. */
+/** When the queue empties, progress clears and the storage meter refreshes; after a folder upload the view and tree refresh. */
 function settleIfDrained(): void {
   const pending = $uploads.get().some((e) => e.status === 'queued' || e.status === 'uploading' || e.status === 'processing');
   if (pending) return;
+  refreshStorageUsage();
   if (folderUploaded) {
     folderUploaded = false;
     void refreshListing();

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { $toasts, dismissToast, toast, TOAST_LIFETIME_MS, TOAST_LIMIT } from '../../src/stores/ui.ts';
+import { $toasts, dismissToast, toast, TOAST_LIFETIME_MS, TOAST_LIMIT, toastLift } from '../../src/stores/ui.ts';
 
 describe('toasts', () => {
   beforeEach(() => {
@@ -8,7 +8,7 @@ describe('toasts', () => {
   });
   afterEach(() => vi.useRealTimers());
 
-  it('keeps at most three, dropping the oldest', () => {
+  it('keeps at most three, dropping the oldest, the newest last (drawn nearest the bottom edge)', () => {
     for (const n of [1, 2, 3, 4, 5]) toast('success', `toast ${n}`);
     expect($toasts.get().map((t) => t.message)).toEqual(['toast 3', 'toast 4', 'toast 5']);
     expect($toasts.get()).toHaveLength(TOAST_LIMIT);
@@ -21,5 +21,24 @@ describe('toasts', () => {
     expect($toasts.get().map((t) => t.message)).toEqual(['Something else']);
     vi.advanceTimersByTime(TOAST_LIFETIME_MS);
     expect($toasts.get()).toEqual([]);
+  });
+});
+
+describe('where the toasts stack', () => {
+  // A phone's column (390 wide, 16 px in from each side) and a desktop's (bottom right, 384 wide).
+  const phone = { left: 16, right: 374 };
+  const desktop = { left: 1032, right: 1416 };
+
+  it('starts at the bottom edge when nothing is under the column', () => {
+    expect(toastLift(phone, [], 844, 12)).toBe(0);
+    // The cookie notice at the bottom left of a wide screen is beside the column, not under it.
+    expect(toastLift(desktop, [{ left: 264, right: 648, top: 820 }], 900, 12)).toBe(0);
+  });
+
+  it('stacks above the highest bottom panel under the column, with a gap', () => {
+    // The upload queue, bottom right: 360 wide, its top 120 px above the edge.
+    expect(toastLift(desktop, [{ left: 1056, right: 1416, top: 780 }], 900, 12)).toBe(132);
+    // On a phone the cookie notice and the upload queue both span the column: the higher one counts.
+    expect(toastLift(phone, [{ left: 16, right: 374, top: 760 }, { left: 16, right: 374, top: 700.4 }], 844, 12)).toBe(156);
   });
 });

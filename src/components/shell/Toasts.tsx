@@ -1,16 +1,47 @@
 import { useStore } from '@nanostores/react';
 import { CircleAlert, CircleCheck, X } from 'lucide-react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { ApiError } from '../../stores/api.ts';
-import { $toasts, dismissToast, showAlert } from '../../stores/ui.ts';
+import { $bottomPanels, $toasts, dismissToast, showAlert, toastLift } from '../../stores/ui.ts';
 import { useT } from '../../stores/i18n.ts';
 
-/** Success and danger toasts, top right, newest on top, at most three, each gone after 6 s (SPEC §9). */
+/** Space between the toasts and a bottom panel under them. */
+const GAP = 12;
+
+/**
+ * Success and danger toasts (SPEC §9: at most three, each gone after 6 s) at the bottom, away from
+ * the toolbars at the top: bottom right on wide screens, bottom centre and nearly full width on a
+ * phone, the newest nearest the edge, above the upload queue or cookie notice when one is under them.
+ */
 export function Toasts() {
   const toasts = useStore($toasts);
+  const panels = useStore($bottomPanels);
   const t = useT();
+  const column = useRef<HTMLDivElement>(null);
+  const [lift, setLift] = useState(0);
+
+  useLayoutEffect(() => {
+    const el = column.current;
+    if (!el) return;
+    const measure = () => {
+      const { left, right } = el.getBoundingClientRect();
+      setLift(toastLift({ left, right }, Object.values(panels), window.innerHeight, GAP));
+    };
+    measure();
+    window.addEventListener('resize', measure);
+    return () => window.removeEventListener('resize', measure);
+  }, [panels]);
+
   return (
-    <div aria-live="polite" className="pointer-events-none fixed inset-x-4 top-4 z-50 flex flex-col items-end gap-2 sm:left-auto sm:right-6 sm:top-6">
-      {[...toasts].reverse().map((item) => (
+    <div
+      ref={column}
+      aria-live="polite"
+      data-testid="toasts"
+      // Above the home indicator on phones; above a bottom panel when one is under the column.
+      style={lift ? { bottom: lift } : undefined}
+      className="pointer-events-none fixed inset-x-4 bottom-[max(1rem,env(safe-area-inset-bottom))] z-50 flex flex-col items-center gap-2 sm:right-6 sm:bottom-6 sm:left-auto sm:w-96 sm:items-end"
+    >
+      {toasts.map((item) => (
         <div
           key={item.id}
           role={item.type === 'danger' ? 'alert' : 'status'}

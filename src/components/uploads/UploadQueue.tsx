@@ -3,6 +3,7 @@ import { ChevronDown, ChevronUp, CircleAlert, CircleCheck, LoaderCircle, RotateC
 import { useState } from 'react';
 import { formatSize } from '../../stores/files.ts';
 import { useT } from '../../stores/i18n.ts';
+import { bottomPanel } from '../../stores/ui.ts';
 import { $uploadProgress, $uploads, cancelAllUploads, cancelUpload, dismissUpload, retryUpload, type UploadEntry } from '../../stores/uploads.ts';
 
 /** The upload panel: one progress figure, the queue with cancel and retry, and the errors. */
@@ -23,7 +24,7 @@ export function UploadQueue() {
       ? t('uploads.failed', { count: failed.length })
       : t('uploads.done');
   return (
-    <section aria-label={t('uploads.panel')} data-testid="upload-queue" className="card fixed right-4 bottom-4 z-40 w-[360px] max-w-[calc(100vw-2rem)] overflow-hidden shadow-xl sm:right-6 sm:bottom-6">
+    <section ref={bottomPanel('upload-queue')} aria-label={t('uploads.panel')} data-testid="upload-queue" className="card fixed right-4 bottom-4 z-40 w-[360px] max-w-[calc(100vw-2rem)] overflow-hidden shadow-xl sm:right-6 sm:bottom-6">
       <div className="flex items-center gap-3 px-4 py-3">
         {active.length ? <LoaderCircle className="size-5 shrink-0 animate-spin text-brand" aria-hidden /> : failed.length ? <CircleAlert className="size-5 shrink-0 text-danger" aria-hidden /> : <CircleCheck className="size-5 shrink-0 text-success" aria-hidden />}
         <p className="flex-1 text-sm font-semibold" role="status">

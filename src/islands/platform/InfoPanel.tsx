@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { X } from 'lucide-react';
 import { fileKind, formatOf } from '../../components/fileKinds.ts';
-import { $infoPanel, $tree, formatDate, formatSize, pathTo, type Item } from '../../stores/files.ts';
+import { $infoPanel, $tree, formatDate, formatSize, originalLocationText, pathTo, type Item } from '../../stores/files.ts';
 import { useT } from '../../stores/i18n.ts';
 import { ItemIcon } from './ItemIcon.tsx';
 
@@ -66,9 +66,38 @@ export function InfoPanel({ selected, root }: { selected: Item[]; root: Item | n
                 <dd>{formatDate(item.attributes.deleted_at)}</dd>
               </>
             )}
+            {item.attributes.original_location && <OriginalLocation item={item} />}
           </dl>
         </>
       )}
     </aside>
+  );
+}
+
+/**
+ * Where a trashed item was: a link to that folder while it is live (restore puts the item back
+ * there), else the path and what restoring does instead.
+ */
+function OriginalLocation({ item }: { item: Item }) {
+  const t = useT();
+  const where = item.attributes.original_location!;
+  const text = originalLocationText(t, item)!;
+  const folder = where.path.at(-1);
+  return (
+    <>
+      <dt className="text-muted">{t('files.original_location')}</dt>
+      <dd className="break-words" data-testid="original-location">
+        {where.in_trash ? (
+          <>
+            {text}
+            <span className="mt-1 block text-xs text-muted">{t('files.restores_home', { home: t('locations.home') })}</span>
+          </>
+        ) : (
+          <a className="link" href={folder ? `/platform/files/${folder.id}` : '/platform/files'}>
+            {text}
+          </a>
+        )}
+      </dd>
+    </>
   );
 }

@@ -11,8 +11,10 @@ import {
   formatDate,
   formatSize,
   loadMore,
+  originalLocationText,
   selectAll,
   selectItem,
+  sortingFor,
   type Item,
   type Listing,
   type Sorting,
@@ -22,6 +24,7 @@ import { actionsFor, moveWithFeedback, openItem, runAction, type ActionContext }
 import { dropTarget, setDragItems } from './dnd.ts';
 import { ItemContextMenu, openContextMenuFromKeyboard } from './ItemContextMenu.tsx';
 import { ItemIcon } from './ItemIcon.tsx';
+import { SelectAllBox } from './SelectAll.tsx';
 
 const ROW_HEIGHT = 60;
 const CARD_HEIGHT = 176;
@@ -149,7 +152,7 @@ export function ItemsView({ listing, favourites }: { listing: Listing; favourite
 
   return (
     <>
-    {view === 'list' && <ListHeader source={listing.source} />}
+    {view === 'list' && <ListHeader listing={listing} multi={multi} />}
     <div
       ref={container}
       role="listbox"
@@ -196,10 +199,11 @@ export function ItemsView({ listing, favourites }: { listing: Listing; favourite
   );
 }
 
-/** Column labels over the list; in a folder or the trash they also sort. */
-function ListHeader({ source }: { source: Listing['source'] }) {
+/** Column labels over the list, after the select-all box; in a folder or the trash they also sort. */
+function ListHeader({ listing, multi }: { listing: Listing; multi: boolean }) {
   const t = useT();
-  const sorting = useStore($sorting);
+  const { source } = listing;
+  const sorting = sortingFor(source, useStore($sorting));
   const sortable = source.kind !== 'latest';
   const column = (field: Sorting['field'], label: string, className: string) => {
     const active = sortable && sorting.field === field;
@@ -211,24 +215,42 @@ function ListHeader({ source }: { source: Listing['source'] }) {
         // A pointer shortcut: from the keyboard the toolbar's Sort by menu sorts, and Tab goes straight on to the list.
         tabIndex={-1}
         className={`${className} inline-flex items-center gap-1 hover:text-text ${active ? 'text-text' : ''}`}
-        onClick={() => $sorting.set({ field, direction: active && sorting.direction === 'asc' ? 'desc' : active ? 'asc' : field === 'name' ? 'asc' : 'desc' })}
+        onClick={() => $sorting.set({ field, direction: active && sorting.direction === 'asc' ? 'desc' : active ? 'asc' : field === 'name' || field === 'location' ? 'asc' : 'desc' })}
         aria-label={`${t('files.sort')}: ${label}`}
       >
-        {label}
-        {active && <Arrow className="size-3.5" aria-hidden />}
+        <span className="truncate">{label}</span>
+        {active && <Arrow className="size-3.5 shrink-0" aria-hidden />}
       </button>
     );
   };
+  // The box sits over the rows' checkboxes in select mode, else over their icons.
+  const box = <SelectAllBox listing={listing} className="-my-1 flex size-7" />;
   return (
-    <div className="mb-1 hidden items-center gap-3 border-b border-border px-3 pb-2 text-xs font-semibold tracking-wide text-muted uppercase sm:flex">
-      <span className="w-9 shrink-0" />
-      {column('name', t('files.sort_name'), 'flex-1 justify-start')}
-      {column('size', t('files.size'), 'w-28 shrink-0 justify-end')}
+    <div className="mb-1 hidden items-center gap-3 border-b border-border px-3 pb-2 text-xs font-semibold tracking-wide text-muted uppercase sm:flex" data-testid="list-header">
+      {multi ? (
+        <>
+          <span className="flex w-5 shrink-0 justify-center">{box}</span>
+          <span className="w-9 shrink-0" />
+        </>
+      ) : (
+        <span className="flex w-9 shrink-0 justify-center">{box}</span>
+      )}
+      {column('name', t('files.sort_name'), 'min-w-0 flex-1 justify-start')}
+      {source.kind === 'trash' && column('location', t('files.original_location'), `${LOCATION_WIDTH} justify-start`)}
+      {column('size', t('files.size'), `${widths(source).size} shrink-0 justify-end`)}
       {/* In the trash the date shown (and sorted by) is when the item went there. */}
-      {column('created_at', source.kind === 'trash' ? t('files.deleted') : t('files.created'), 'w-32 shrink-0 justify-end')}
+      {column('created_at', source.kind === 'trash' ? t('files.deleted') : t('files.created'), `${widths(source).date} shrink-0 justify-end`)}
     </div>
   );
 }
+
+/**
+ * The columns' widths, the same in the header and the rows (both span the list). The trash's
+ * location takes a share of the row, and its size and date columns are narrower to leave the
+ * name room.
+ */
+const LOCATION_WIDTH = 'w-[26%] min-w-0 shrink-0';
+const widths = (source: Listing['source']) => (source.kind === 'trash' ? { size: 'w-20', date: 'w-28' } : { size: 'w-28', date: 'w-32' });
 
 interface EntryProps {
   item: Item;
@@ -252,6 +274,7 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
   const a = item.attributes;
   const detail = item.type === 'folder' ? t('files.items_count', { count: a.items ?? 0 }) : formatSize(a.size);
   const date = formatDate(a.deleted_at ?? a.created_at);
+  const location = originalLocationText(t, item);
 
   // The option is the icon and name alone: its accessible name is the item's name, and every text
   // inside an option must be part of its name (label in name, WCAG 2.5.3). Size and date sit beside
@@ -263,7 +286,7 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
     'data-item-id': item.id,
     'data-testid': 'item',
     'aria-labelledby': `item-${item.id}-name`,
-    'aria-describedby': `item-${item.id}-detail item-${item.id}-date`,
+    'aria-describedby': `item-${item.id}-detail item-${item.id}-date${location ? ` item-${item.id}-location` : ''}`,
     title: a.name,
   };
   const handlers = {
@@ -327,6 +350,11 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
           <span id={`item-${item.id}-date`} hidden>
             {date}
           </span>
+          {location && (
+            <span id={`item-${item.id}-location`} hidden>
+              {location}
+            </span>
+          )}
         </div>
       </ItemContextMenu>
     );
@@ -345,13 +373,19 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
               {item.relationships.shared && <SharedIcon className="size-4" />}
             </div>
             {/* The phone's size and date line repeats the description: drawn (not text) so the option's text stays its name. */}
-            <p className="truncate text-xs text-muted before:content-[attr(data-line)] sm:hidden" data-line={`${detail} · ${date}`} aria-hidden />
+            {/* In the trash, where it was leads: the rest may be cut off. */}
+            <p className="truncate text-xs text-muted before:content-[attr(data-line)] sm:hidden" data-line={[location, detail, date].filter(Boolean).join(' · ')} aria-hidden />
           </div>
         </div>
-        <span id={`item-${item.id}-detail`} className="hidden w-28 shrink-0 text-right text-sm text-muted tabular-nums sm:block" aria-hidden>
+        {location && (
+          <span id={`item-${item.id}-location`} className={`hidden truncate text-sm text-muted sm:block ${LOCATION_WIDTH}`} title={location} data-testid="item-location" aria-hidden>
+            {location}
+          </span>
+        )}
+        <span id={`item-${item.id}-detail`} className={`hidden shrink-0 text-right text-sm text-muted tabular-nums sm:block ${widths(listing.source).size}`} aria-hidden>
           {detail}
         </span>
-        <span id={`item-${item.id}-date`} className="hidden w-32 shrink-0 text-right text-sm text-muted sm:block" aria-hidden>
+        <span id={`item-${item.id}-date`} className={`hidden shrink-0 text-right text-sm text-muted sm:block ${widths(listing.source).date}`} aria-hidden>
           {date}
         </span>
       </div>

@@ -7,11 +7,13 @@ import { useT } from '../../stores/i18n.ts';
 import { toast } from '../../stores/ui.ts';
 import { $user } from '../../stores/user.ts';
 import { FolderGlyph, FolderTree } from './FolderTree.tsx';
-import { hasDragItems, readDragItems } from './dnd.ts';
+import { StorageMeter } from './StorageMeter.tsx';
+import { dropTarget, hasDragItems, readDragItems } from './dnd.ts';
 
 /**
  * The file area's navigation, shown in the sidebar under the app's sections (whose Files entry is
- * the home folder): places, favourites (drop a folder here to add it) and the folder tree.
+ * the home folder): places, favourites (drop a folder here to add it), the folder tree and the
+ * storage meter.
  */
 export function NavigationPanel({ listing, sharedActive = false }: { listing: Listing | null; sharedActive?: boolean }) {
   const t = useT();
@@ -109,6 +111,10 @@ export function NavigationPanel({ listing, sharedActive = false }: { listing: Li
           <FolderTree tree={tree} openId={openId ?? undefined} favourites={favouriteIds} labelledBy="tree-heading" />
         )}
       </section>
+
+      <div className="border-t border-border pt-4">
+        <StorageMeter layout="panel" />
+      </div>
     </nav>
   );
 }

@@ -1,8 +1,9 @@
 import { useT } from '../../stores/i18n.ts';
+import { StorageMeter } from './StorageMeter.tsx';
 
 export type Place = 'home' | 'recent' | 'shared' | 'trash';
 
-/** Below the large breakpoint the navigation panel is gone: the file area's places become tabs. */
+/** Below the large breakpoint the navigation panel is gone: the file area's places become tabs, with the storage meter under them. */
 export function PhonePlaces({ active }: { active: Place }) {
   const t = useT();
   const tabs: { place: Place; href: string; label: string }[] = [
@@ -12,12 +13,15 @@ export function PhonePlaces({ active }: { active: Place }) {
     { place: 'trash', href: '/platform/trash', label: t('locations.trash') },
   ];
   return (
-    <nav aria-label={t('files.places')} className="-mx-1 mb-4 flex gap-1 overflow-x-auto lg:hidden">
-      {tabs.map((tab) => (
-        <a key={tab.href} href={tab.href} aria-current={tab.place === active ? 'page' : undefined} className={`shrink-0 rounded-full px-3.5 py-1.5 text-sm font-semibold ${tab.place === active ? 'bg-brand-soft text-brand' : 'text-muted hover:bg-surface-2'}`}>
-          {tab.label}
-        </a>
-      ))}
-    </nav>
+    <div className="mb-4 flex flex-col gap-3 lg:hidden">
+      <nav aria-label={t('files.places')} className="-mx-1 flex gap-1 overflow-x-auto">
+        {tabs.map((tab) => (
+          <a key={tab.href} href={tab.href} aria-current={tab.place === active ? 'page' : undefined} className={`shrink-0 rounded-full px-3.5 py-1.5 text-sm font-semibold ${tab.place === active ? 'bg-brand-soft text-brand' : 'text-muted hover:bg-surface-2'}`}>
+            {tab.label}
+          </a>
+        ))}
+      </nav>
+      <StorageMeter layout="row" />
+    </div>
   );
 }

@@ -4,10 +4,11 @@ import { DropdownMenu } from 'radix-ui';
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useRovingFocus } from '../../components/roving.ts';
 import { openDialog } from '../../stores/dialogs.ts';
-import { $infoPanel, $multiSelectMode, $sorting, $viewType, emptyTrash, toggleMultiSelectMode, type Item, type Listing, type Sorting } from '../../stores/files.ts';
+import { $infoPanel, $multiSelectMode, $sorting, $viewType, emptyTrash, sortingFor, toggleMultiSelectMode, type Item, type Listing, type Sorting } from '../../stores/files.ts';
 import { t as translate, useT } from '../../stores/i18n.ts';
 import { toast } from '../../stores/ui.ts';
 import { actionsFor, CreateFolderIcon, openCreateFolder, runAction, type Action, type ActionContext } from './actions.ts';
+import { SelectAllBox, SelectionCount } from './SelectAll.tsx';
 import { UploadButton } from './UploadButton.tsx';
 
 export function ToolButton({ label, onClick, pressed, children, danger, className = 'inline-flex', slot }: { label: string; onClick: () => void; pressed?: boolean; children: ReactNode; danger?: boolean; className?: string; slot?: boolean }) {
@@ -27,34 +28,39 @@ export function ToolButton({ label, onClick, pressed, children, danger, classNam
 }
 
 /** Each field with the direction people expect when they pick it: names A→Z, newest and largest first. */
-const SORT_FIELDS: { field: Sorting['field']; key: string; natural: Sorting['direction'] }[] = [
+const SORT_FIELDS: { field: Sorting['field']; key: string; natural: Sorting['direction']; trashOnly?: boolean }[] = [
   { field: 'name', key: 'files.sort_name', natural: 'asc' },
   { field: 'created_at', key: 'files.sort_date', natural: 'desc' },
   { field: 'size', key: 'files.sort_size', natural: 'desc' },
   { field: 'type', key: 'files.sort_type', natural: 'asc' },
+  { field: 'location', key: 'files.original_location', natural: 'asc', trashOnly: true },
 ];
 
 /** The toolbar: creating, the selection's actions (the same definitions as the context menu), and view choices; one tab stop. */
 export function Toolbar({ listing, selected, favourites, onSearch }: { listing: Listing; selected: Item[]; favourites: Set<string>; onSearch?: () => void }) {
   const t = useT();
   const view = useStore($viewType);
-  const sorting = useStore($sorting);
+  const sorting = sortingFor(listing.source, useStore($sorting));
   const info = useStore($infoPanel);
   const multi = useStore($multiSelectMode);
   const { source } = listing;
   const ctx = { source, items: selected, favourites };
   const actions = actionsFor(ctx).filter((a) => a.id !== 'info' && a.id !== 'open');
-  const { bar, room } = useActionRoom(actions.length);
+  const { bar, room } = useActionRoom(actions.length, selected.length);
   // One tab stop, as a toolbar is (WAI-ARIA): Left, Right, Home and End move between its buttons.
   const roving = useRovingFocus(bar, 'button', 'horizontal');
   const shown = actions.length > room ? actions.slice(0, Math.max(0, room - 1)) : actions;
   const overflow = actions.slice(shown.length);
+  const sortFields = SORT_FIELDS.filter((f) => !f.trashOnly || source.kind === 'trash');
+  // On a phone, while something is selected, the bar is the selection's: its count, select all,
+  // its actions. Creating, searching and view choices come back when the selection is cleared.
+  const quiet = selected.length > 0 ? 'max-sm:hidden' : '';
 
   return (
     <div ref={bar} {...roving} className="flex min-w-0 basis-[340px] grow flex-nowrap items-center justify-end gap-1" role="toolbar" aria-label={t('files.toolbar')}>
-      {source.kind !== 'trash' && <UploadButton parentId={source.kind === 'folder' ? source.id : null} />}
+      {source.kind !== 'trash' && <UploadButton parentId={source.kind === 'folder' ? source.id : null} className={quiet} />}
       {source.kind === 'folder' && (
-        <button type="button" className="btn-primary mr-1 shrink-0 px-3 py-2 text-sm whitespace-nowrap" onClick={() => openCreateFolder(source.id)}>
+        <button type="button" className={`btn-primary mr-1 shrink-0 px-3 py-2 text-sm whitespace-nowrap ${quiet}`} onClick={() => openCreateFolder(source.id)}>
           <CreateFolderIcon className="size-4" aria-hidden />
           <span className="hidden sm:inline">{t('actions.create_folder')}</span>
           <span className="sr-only sm:hidden">{t('actions.create_folder')}</span>
@@ -63,7 +69,7 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
       {source.kind === 'trash' && source.id === null && listing.items.length > 0 && (
         <button
           type="button"
-          className="btn-secondary mr-1 shrink-0 px-3 py-2 text-sm whitespace-nowrap text-danger"
+          className={`btn-secondary mr-1 shrink-0 px-3 py-2 text-sm whitespace-nowrap text-danger ${quiet}`}
           onClick={() =>
             openDialog({
               kind: 'confirm',
@@ -82,6 +88,7 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
           {t('files.empty_trash')}
         </button>
       )}
+      {selected.length > 0 && <SelectionCount count={selected.length} />}
       {shown.map((action) => (
         <ToolButton key={action.id} slot label={action.label(ctx)} danger={action.danger} onClick={() => void runAction(action, ctx)}>
           <action.Icon className="size-[18px]" aria-hidden />
@@ -90,14 +97,14 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
       {overflow.length > 0 && <MoreActions actions={overflow} ctx={ctx} />}
       {actions.length > 0 && <span className="mx-1 h-6 w-px bg-border" aria-hidden />}
       {onSearch && (
-        <ToolButton label={t('files.search')} onClick={onSearch}>
+        <ToolButton label={t('files.search')} onClick={onSearch} className={`inline-flex ${quiet}`}>
           <Search className="size-[18px]" aria-hidden />
         </ToolButton>
       )}
       {source.kind !== 'latest' && (
         <DropdownMenu.Root>
           <DropdownMenu.Trigger asChild>
-            <button type="button" aria-label={t('files.sort')} title={t('files.sort')} className="inline-flex size-9 items-center justify-center rounded-control text-muted hover:bg-surface-2 hover:text-text">
+            <button type="button" aria-label={t('files.sort')} title={t('files.sort')} className={`inline-flex size-9 items-center justify-center rounded-control text-muted hover:bg-surface-2 hover:text-text ${quiet}`}>
               <ArrowDownWideNarrow className="size-[18px]" aria-hidden />
             </button>
           </DropdownMenu.Trigger>
@@ -107,11 +114,11 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
               <DropdownMenu.RadioGroup
                 value={sorting.field}
                 onValueChange={(value) => {
-                  const picked = SORT_FIELDS.find((f) => f.field === value);
+                  const picked = sortFields.find((f) => f.field === value);
                   if (picked && picked.field !== sorting.field) $sorting.set({ field: picked.field, direction: picked.natural });
                 }}
               >
-                {SORT_FIELDS.map(({ field, key }) => (
+                {sortFields.map(({ field, key }) => (
                   <MenuRadio key={field} value={field} checked={sorting.field === field}>
                     {source.kind === 'trash' && field === 'created_at' ? t('files.sort_deleted') : t(key)}
                   </MenuRadio>
@@ -130,7 +137,9 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
           </DropdownMenu.Portal>
         </DropdownMenu.Root>
       )}
-      <ToolButton label={view === 'list' ? t('files.view_grid') : t('files.view_list')} onClick={() => $viewType.set(view === 'list' ? 'grid' : 'list')}>
+      {/* The list's header has the box; in a grid, and on a phone (no header), it is here. */}
+      {listing.items.length > 0 && <SelectAllBox listing={listing} className={view === 'grid' ? 'inline-flex size-9' : 'inline-flex size-9 sm:hidden'} />}
+      <ToolButton label={view === 'list' ? t('files.view_grid') : t('files.view_list')} onClick={() => $viewType.set(view === 'list' ? 'grid' : 'list')} className={`inline-flex ${quiet}`}>
         {view === 'list' ? <LayoutGrid className="size-[18px]" aria-hidden /> : <List className="size-[18px]" aria-hidden />}
       </ToolButton>
       <ToolButton label={t('files.multi_select')} pressed={multi} onClick={toggleMultiSelectMode}>
@@ -158,9 +167,10 @@ const SLOT = 40;
 
 /**
  * How many selection actions fit on the bar without it wrapping: its width less what the other
- * controls take, in icon slots. Measured again whenever the bar or the list of actions changes size.
+ * controls take, in icon slots. Measured again whenever the bar, the list of actions or the
+ * selection's count (its "N selected" label) changes size.
  */
-function useActionRoom(count: number) {
+function useActionRoom(count: number, selectedCount: number) {
   const bar = useRef<HTMLDivElement>(null);
   const [room, setRoom] = useState(count);
   useLayoutEffect(() => {
@@ -179,7 +189,7 @@ function useActionRoom(count: number) {
     const observer = new ResizeObserver(measure);
     observer.observe(el);
     return () => observer.disconnect();
-  }, [count]);
+  }, [count, selectedCount]);
   return { bar, room };
 }
 

@@ -7,7 +7,7 @@ import { enqueue } from '../../stores/uploads.ts';
 import { filesFromInput } from './pick-files.ts';
 
 /** Upload files or a whole folder into `parentId`. */
-export function UploadButton({ parentId }: { parentId: string | null }) {
+export function UploadButton({ parentId, className = '' }: { parentId: string | null; className?: string }) {
   const t = useT();
   const files = useRef<HTMLInputElement>(null);
   const folder = useRef<HTMLInputElement>(null);
@@ -32,7 +32,7 @@ export function UploadButton({ parentId }: { parentId: string | null }) {
       />
       <DropdownMenu.Root>
         <DropdownMenu.Trigger asChild>
-          <button type="button" className="btn-secondary mr-1 shrink-0 px-3 py-2 text-sm whitespace-nowrap">
+          <button type="button" className={`btn-secondary mr-1 shrink-0 px-3 py-2 text-sm whitespace-nowrap ${className}`}>
             <Upload className="size-4" aria-hidden />
             <span className="hidden sm:inline">{t('uploads.upload')}</span>
             <span className="sr-only sm:hidden">{t('uploads.upload')}</span>

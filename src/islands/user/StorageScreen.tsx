@@ -1,29 +1,21 @@
+import { useStore } from '@nanostores/react';
 import { RotateCw } from 'lucide-react';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Spinner } from '../../components/Spinner.tsx';
-import { useTitle } from '../../components/useTitle.ts';
-import { api } from '../../stores/api.ts';
-import { useT } from '../../stores/i18n.ts';
-import { type StorageUsage as Usage } from '../../stores/storage.ts';
 import { StorageUsage } from '../../components/StorageUsage.tsx';
+import { useTitle } from '../../components/useTitle.ts';
+import { useT } from '../../stores/i18n.ts';
+import { $storageUsage, loadStorageUsage } from '../../stores/storage.ts';
 import { SettingsNav } from './SettingsNav.tsx';
-
-type State = { status: 'loading' } | { status: 'error' } | { status: 'ready'; usage: Usage };
 
 /** /user/settings/storage (SPEC §3 storage usage, §9 bar colours): used against capacity, by kind. */
 export default function StorageScreen() {
   const t = useT();
   useTitle(t('storage.title'));
-  const [state, setState] = useState<State>({ status: 'loading' });
-  const load = useCallback(() => {
-    setState({ status: 'loading' });
-    api.get<{ data: Usage }>('/api/user/storage').then(
-      (res) => setState({ status: 'ready', usage: res.data }),
-      () => setState({ status: 'error' }),
-    );
-  }, []);
-  useEffect(load, [load]);
+  const state = useStore($storageUsage);
+  const load = () => void loadStorageUsage({ spinner: true });
+  useEffect(load, []);
 
   return (
     <div>

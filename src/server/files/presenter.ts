@@ -1,4 +1,5 @@
 import { thumbnailUrls } from '../previews/sizes.ts';
+import type { OriginalLocation } from './locations.ts';
 import type { ItemRow, ItemWithCount } from './queries.ts';
 
 /** Where a file's bytes are served (the data plane's download route). */
@@ -17,7 +18,8 @@ export function parseEmoji(stored: string | null): unknown {
 }
 
 /** The item resource of SPEC §3, without the `{ data }` wrapper (lists hold many). */
-export function itemData(item: ItemWithCount | (ItemRow & { children?: number })) {
+export function itemData(item: ItemWithCount | (ItemRow & { children?: number; location?: OriginalLocation })) {
+  const location = 'location' in item ? item.location : undefined;
   return {
     id: item.id,
     type: item.type,
@@ -35,6 +37,8 @@ export function itemData(item: ItemWithCount | (ItemRow & { children?: number })
       size: Number(item.size),
       created_at: item.created_at,
       updated_at: item.updated_at,
+      /** In trash listings: the folder the item was in, as a path from home, and whether it is trashed too. */
+      ...(location ? { original_location: location } : {}),
     },
     relationships: {
       // Sharing arrives with its issue; nothing is shared yet.

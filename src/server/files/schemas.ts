@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkName } from './names.ts';
-import { SORT_FIELDS, type Cursor } from './queries.ts';
+import { SORT_FIELDS, TRASH_SORT_FIELDS, type Cursor } from './queries.ts';
 
 /** Input shapes of the item endpoints; every one refuses what it does not expect with a 422. */
 
@@ -84,24 +84,29 @@ export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64url');
 }
 
-export const ListQuery = z.object({
-  sort: z.enum(SORT_FIELDS, { error: `The sort must be one of ${SORT_FIELDS.join(', ')}.` }).default('created_at'),
-  direction: z
-    .string()
-    .toLowerCase()
-    .pipe(z.enum(['asc', 'desc'], { error: 'The direction must be asc or desc.' }))
-    .default('desc'),
-  limit: z.coerce.number({ error: 'The limit must be a number.' }).int('The limit must be a whole number.').min(1, 'The limit must be at least 1.').max(1000, 'The limit may not be greater than 1000.').optional(),
-  cursor: cursorField.optional(),
-});
+const listQuery = <F extends readonly [string, ...string[]]>(fields: F) =>
+  z.object({
+    sort: z.enum(fields, { error: `The sort must be one of ${fields.join(', ')}.` }).default('created_at' as F[number]),
+    direction: z
+      .string()
+      .toLowerCase()
+      .pipe(z.enum(['asc', 'desc'], { error: 'The direction must be asc or desc.' }))
+      .default('desc'),
+    limit: z.coerce.number({ error: 'The limit must be a number.' }).int('The limit must be a whole number.').min(1, 'The limit must be at least 1.').max(1000, 'The limit may not be greater than 1000.').optional(),
+    cursor: cursorField.optional(),
+  });
+
+export const ListQuery = listQuery(SORT_FIELDS);
+/** The trash also sorts by where things were. */
+export const TrashListQuery = listQuery(TRASH_SORT_FIELDS);
 
 export const SearchQuery = z.object({
   query: z.string({ error: 'The query field is required.' }).trim().min(1, 'The query field is required.').max(255, 'The query may not be greater than 255 characters.'),
 });
 
-/** Sort, direction and paging from a list endpoint's query string. */
-export function listOptions(query: URLSearchParams, parse: <S extends z.ZodType>(schema: S, input: unknown) => z.infer<S>) {
-  const { sort, direction, limit, cursor } = parse(ListQuery, Object.fromEntries(query));
+/** Sort, direction and paging from a list endpoint's query string (`trash`: the trash's sorts). */
+export function listOptions(query: URLSearchParams, parse: <S extends z.ZodType>(schema: S, input: unknown) => z.infer<S>, { trash = false } = {}) {
+  const { sort, direction, limit, cursor } = parse(trash ? TrashListQuery : ListQuery, Object.fromEntries(query));
   return { sort: { field: sort, direction }, limit, after: cursor };
 }
 

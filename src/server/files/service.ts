@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { AppError, notFound, validationError } from '../http/errors.ts';
 import { restrictionsFor } from '../users/restrictions.ts';
 import { requireOwnedItem, requireOwnedItems, requireTargetFolder, scopeOf } from './access.ts';
+import { originalLocations, type OriginalLocation } from './locations.ts';
 import { candidateName, checkName, nameKey } from './names.ts';
 import { parseEmoji } from './presenter.ts';
 import * as q from './queries.ts';
@@ -23,6 +24,9 @@ export interface Page {
   /** Where the next page starts, when `limit` was given and more items follow. */
   next: Cursor | null;
 }
+
+/** A trashed item with where it was. */
+export type Located = ItemWithCount & { location: OriginalLocation };
 
 const now = (ctx: AppContext) => ctx.clock.now().toISOString();
 
@@ -199,15 +203,18 @@ async function paged(load: (options: ListOptions) => Promise<ItemWithCount[]>, o
 export async function browseFolder(ctx: AppContext, user: User, id: string | null, options: ListOptions): Promise<Page & { root: ItemWithCount | null }> {
   const scope = scopeOf(user);
   const folder = id === null && !scope ? null : await requireOwnedItem(ctx, user, id ?? scope!.rootId, { folder: true });
-  const page = await paged((o) => q.listChildren(ctx.db, user.id, folder?.id ?? null, false, o), options);
+  const page = await paged((o) => q.listChildren(ctx.db, user.id, folder?.id ?? null, o), options);
   return { ...page, root: folder ? await reload(ctx, folder.id) : null };
 }
 
-export async function browseTrash(ctx: AppContext, user: User, id: string | null, options: ListOptions): Promise<Page & { root: ItemWithCount | null }> {
-  if (id === null) return { ...(await paged((o) => q.listTrashTop(ctx.db, user.id, o), options)), root: null };
-  const folder = await requireOwnedItem(ctx, user, id, { trashed: true, folder: true });
-  const page = await paged((o) => q.listChildren(ctx.db, user.id, folder.id, true, o), options);
-  return { ...page, root: await reload(ctx, folder.id) };
+/** The trash or a trashed folder, each item (and the folder) with its original location. */
+export async function browseTrash(ctx: AppContext, user: User, id: string | null, options: ListOptions): Promise<{ items: Located[]; next: Cursor | null; root: Located | null }> {
+  const folder = id === null ? null : await requireOwnedItem(ctx, user, id, { trashed: true, folder: true });
+  const page = await paged((o) => q.listTrash(ctx.db, user.id, folder?.id ?? null, o), options);
+  const root = folder ? await reload(ctx, folder.id) : null;
+  const locations = await originalLocations(ctx.db, root ? [...page.items, root] : page.items);
+  const located = (item: ItemWithCount): Located => ({ ...item, location: locations.get(item.id)! });
+  return { items: page.items.map(located), next: page.next, root: root && located(root) };
 }
 
 export const LATEST_LIMIT = 50;

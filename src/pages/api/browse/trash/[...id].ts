@@ -7,7 +7,7 @@ import { validate } from '../../../../server/http/validate.ts';
 /** The trash (`all` or no id: what was trashed directly), or a trashed folder's items. */
 export const ALL = route({
   GET: async ({ ctx, user, params, query }) => {
-    const page = await browseTrash(ctx, user, folderParam(params.id), listOptions(query, validate));
+    const page = await browseTrash(ctx, user, folderParam(params.id), listOptions(query, validate, { trash: true }));
     return presentList(page.items, { root: page.root, next_cursor: page.next && encodeCursor(page.next) });
   },
 });
