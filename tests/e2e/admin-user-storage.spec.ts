@@ -152,6 +152,7 @@ test('deleting the user: confirmed by their email, their files gone from disk, t
   await expect(removed).toContainText('Folders0');
   await expect(removed).toContainText('Share links0');
   expect(await filesOnDisk(user.id)).toEqual([]);
+  await expect(page.getByRole('link', { name: 'Back to the users' })).toHaveAttribute('href', '/admin/users');
   await shot(page, 'admin-user-deleted-light-desktop');
   await expectNoSeriousA11yViolations(page, 'admin-user-deleted-light-desktop');
   await page.setViewportSize({ width: 390, height: 844 });

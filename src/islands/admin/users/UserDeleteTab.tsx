@@ -184,6 +184,11 @@ function DeletionProgress({ deletion }: { deletion: UserDeletion }) {
         </div>
       </div>
       <Counts title={done ? t('admin_users.delete_removed') : t('admin_users.delete_removed_so_far')} counts={counts} />
+      {done && (
+        <a href="/admin/users" className="btn-secondary mt-6">
+          {t('admin_users.delete_back_to_users')}
+        </a>
+      )}
     </section>
   );
 }

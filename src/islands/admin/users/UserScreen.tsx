@@ -94,7 +94,7 @@ export default function UserScreen({ params }: AdminScreenProps) {
           {tab === 'storage' && <UserStorageTab userId={id} onChanged={reload} />}
           {tab === 'subscription' && <UserSubscriptionTab />}
           {tab === 'password' && <UserPasswordTab user={user} />}
-          {tab === 'delete' && <UserDeleteTab userId={id} onChanged={reload} />}
+          {tab === 'delete' && <UserDeleteTab userId={id} />}
           {!TABS.includes(tab) && <p className="notice-danger">{t('admin_users.unknown_tab')}</p>}
         </>
       )}
