@@ -40,12 +40,18 @@ test('an admin creates a user, finds them by search, changes their role and sets
   await expect(page.getByTestId('password-strength')).toContainText('Too easy to guess');
   await page.getByLabel('Password', { exact: true }).fill(STRONG);
   await page.getByLabel('Confirm password').fill(STRONG);
+  await page.getByLabel('Storage limit').selectOption('custom');
+  await page.getByLabel('Limit', { exact: true }).fill('1');
+  await page.getByLabel('Unit').selectOption('MB');
   await shot(page, 'admin-user-create-light-desktop');
   await expectNoSeriousA11yViolations(page, 'admin-user-create-light-desktop');
   await page.getByRole('button', { name: 'Create user' }).click();
   await expect(page.getByTestId('toast').filter({ hasText: 'The account was created.' })).toBeVisible();
   await expect(page).toHaveURL(/\/admin\/user\/[0-9a-f-]{36}$/);
   await expect(page.getByRole('heading', { name: 'Lin Tester' })).toBeVisible();
+  await page.getByRole('link', { name: 'Storage' }).click();
+  await expect(page.getByRole('radio', { name: 'A limit of its own' })).toBeChecked();
+  await expect(page.getByLabel('Limit', { exact: true })).toHaveValue('1');
 
   // A taken address is refused on the field.
   await page.goto('/admin/user/create');

@@ -279,11 +279,24 @@ describe('creating a user', () => {
     [{ name: 'X', email: uniqueEmail(), role: 'admin', password: USER_GRADE, password_confirmation: USER_GRADE }, 'password', /admin password is too easy/],
     [{ name: 'X', email: uniqueEmail(), send_invitation: 'yes' }, 'send_invitation', /true or false/],
     [{ name: 'X', email: uniqueEmail(), send_invitation: true, verified: true }, 'verified', /following the link/],
+    [{ name: 'X', email: uniqueEmail(), password: STRONG, password_confirmation: STRONG, storage_limit_bytes: -1 }, 'storage_limit_bytes', /cannot be negative/],
+    [{ name: 'X', email: uniqueEmail(), password: STRONG, password_confirmation: STRONG, storage_limit_bytes: 1.5 }, 'storage_limit_bytes', /whole number/],
+    [{ name: 'X', email: uniqueEmail(), password: STRONG, password_confirmation: STRONG, storage_limit_bytes: '1GB' }, 'storage_limit_bytes', /number of bytes/],
   ])('refuses bad input with 422 on the field and creates nothing (%#)', async (body, field, message) => {
     const res = await createUser(body);
     expect(res.status).toBe(422);
     expect(res.body.errors[field][0]).toMatch(message);
     if (typeof body.email === 'string' && body.email.includes('@')) expect(await findUserByEmail(seed, body.email)).toBeUndefined();
+  });
+
+  it('with a storage limit of its own: the storage tab and the uploads use it from the start', async () => {
+    const res = await createUser({ name: 'Small Quota', email: uniqueEmail('quota'), password: STRONG, password_confirmation: STRONG, storage_limit_bytes: 1024 ** 2 });
+    expect(res.status).toBe(201);
+    const storage = await admin.get(`/api/admin/users/${res.body.data.id}/storage`);
+    expect(storage.body.data.attributes.storage_limit_bytes).toBe(1024 ** 2);
+    expect((await auditOf(res.body.data.id))[0]).toMatchObject({ action: 'user.create', after: { storage_limit_bytes: 1024 ** 2 } });
+    const unlimited = await createUser({ name: 'No Quota', email: uniqueEmail('quota'), password: STRONG, password_confirmation: STRONG, storage_limit_bytes: 0 });
+    expect((await admin.get(`/api/admin/users/${unlimited.body.data.id}/storage`)).body.data.attributes.storage_limit_bytes).toBe(0);
   });
 
   it('lets a user-grade password through for a user account', async () => {

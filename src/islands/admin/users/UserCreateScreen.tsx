@@ -9,10 +9,11 @@ import { useT } from '../../../stores/i18n.ts';
 import { $router, openPage } from '../../../stores/router.ts';
 import { toast } from '../../../stores/ui.ts';
 import { createUser, type Role } from './client.ts';
+import { LIMIT_UNITS, type LimitUnit } from './userStorage.ts';
 
 /**
- * /admin/user/create: name, email, role, and either a password now or an invitation mail with a
- * link to choose one. (The storage quota is set on the user's storage tab once the account exists.)
+ * /admin/user/create: name, email, role, storage limit, and either a password now or an invitation
+ * mail with a link to choose one. (The storage tab changes the limit later.)
  */
 export default function UserCreateScreen() {
   const t = useT();
@@ -24,11 +25,23 @@ export default function UserCreateScreen() {
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [busy, setBusy] = useState(false);
   const roleId = useId();
+  const limitId = useId();
+  const [limit, setLimit] = useState<'default' | 'unlimited' | 'custom'>('default');
+  const [limitUnit, setLimitUnit] = useState<LimitUnit>('GB');
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const text = (name: string) => String(data.get(name) ?? '');
+    let storageLimit: number | null = limit === 'default' ? null : 0;
+    if (limit === 'custom') {
+      const value = Number(text('limit_amount').trim().replace(',', '.'));
+      if (!text('limit_amount').trim() || !Number.isFinite(value) || value <= 0) {
+        setErrors({ storage_limit_bytes: [t('admin_users.storage_limit_amount_invalid')] });
+        return;
+      }
+      storageLimit = Math.max(1, Math.round(value * LIMIT_UNITS[limitUnit]));
+    }
     setBusy(true);
     setErrors({});
     try {
@@ -38,6 +51,7 @@ export default function UserCreateScreen() {
         role,
         send_invitation: method === 'invitation',
         verified: method === 'password' && data.get('verified') === 'on',
+        storage_limit_bytes: storageLimit,
         ...(method === 'password' ? { password: text('password'), password_confirmation: text('password_confirmation') } : {}),
       });
       if (created.meta.invitation_sent === false) toast('danger', t('admin_users.invitation_failed'));
@@ -70,6 +84,31 @@ export default function UserCreateScreen() {
             <option value="admin">{t('admin_users.role_admin')}</option>
           </select>
           {errors.role && <p className="field-error">{errors.role[0]}</p>}
+        </div>
+        <div className="mb-4">
+          <label className="label" htmlFor={limitId}>
+            {t('admin_users.storage_limit_title')}
+          </label>
+          <div className="flex flex-wrap gap-3">
+            <select id={limitId} className="input w-auto min-w-48 flex-1" value={limit} onChange={(e) => setLimit(e.target.value as typeof limit)} aria-invalid={errors.storage_limit_bytes ? true : undefined}>
+              <option value="default">{t('admin_users.create_limit_default')}</option>
+              <option value="unlimited">{t('admin_users.storage_limit_unlimited')}</option>
+              <option value="custom">{t('admin_users.storage_limit_custom')}</option>
+            </select>
+            {limit === 'custom' && (
+              <>
+                <input name="limit_amount" className="input w-28 tabular-nums" inputMode="decimal" autoComplete="off" aria-label={t('admin_users.storage_limit_amount')} aria-invalid={errors.storage_limit_bytes ? true : undefined} />
+                <select className="input w-24" value={limitUnit} onChange={(e) => setLimitUnit(e.target.value as LimitUnit)} aria-label={t('admin_users.storage_limit_unit')}>
+                  {Object.keys(LIMIT_UNITS).map((u) => (
+                    <option key={u} value={u}>
+                      {u}
+                    </option>
+                  ))}
+                </select>
+              </>
+            )}
+          </div>
+          {errors.storage_limit_bytes && <p className="field-error">{errors.storage_limit_bytes[0]}</p>}
         </div>
 
         <fieldset className="mb-4">

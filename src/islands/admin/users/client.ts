@@ -49,6 +49,8 @@ export interface NewUser {
   password_confirmation?: string;
   send_invitation: boolean;
   verified: boolean;
+  /** null: the instance default; 0: no limit. */
+  storage_limit_bytes: number | null;
 }
 export const createUser = (user: NewUser) => api.post<AdminUserDetail>('/api/admin/users', { ...user });
 

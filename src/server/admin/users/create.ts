@@ -47,6 +47,7 @@ export async function createUserAsAdmin(ctx: AppContext, actor: User, body: unkn
         role: input.role,
         color: colorFor(id),
         email_verified_at: input.verified ? now : null,
+        storage_limit_bytes: input.storage_limit_bytes,
         created_at: now,
         updated_at: now,
       });
@@ -56,7 +57,7 @@ export async function createUserAsAdmin(ctx: AppContext, actor: User, body: unkn
         target_type: 'user',
         target_id: id,
         target_label: input.email,
-        after: { name: input.name, email: input.email, role: input.role, verified: input.verified, invitation: input.send_invitation },
+        after: { name: input.name, email: input.email, role: input.role, verified: input.verified, invitation: input.send_invitation, storage_limit_bytes: input.storage_limit_bytes },
       });
     });
   } catch (error) {

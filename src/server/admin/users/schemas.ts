@@ -5,6 +5,17 @@ const roleField = z.enum(['admin', 'user'], { error: 'The role must be admin or 
 const confirmationField = z.string({ error: 'The password confirmation field is required.' }).max(128);
 const NOT_CONFIRMED = 'The password confirmation does not match.';
 
+/** 1 PiB: far beyond any disk, and still an exact integer in JSON and JavaScript. */
+const MAX_LIMIT_BYTES = 2 ** 50;
+
+/** A user's storage limit: null for the instance default, 0 for no limit, else bytes. */
+export const storageLimitField = z
+  .number({ error: 'The storage limit must be a number of bytes, or null for the instance default.' })
+  .int({ error: 'The storage limit must be a whole number of bytes.' })
+  .min(0, { error: 'The storage limit cannot be negative.' })
+  .max(MAX_LIMIT_BYTES, { error: 'The storage limit can be at most 1 PiB.' })
+  .nullable();
+
 /**
  * A new account: a password the admin chooses (checked for strength once the role is known, in the
  * service), or an invitation mail with a link to choose one. `verified` marks the address verified
@@ -19,6 +30,7 @@ export const CreateUserInput = z
     password_confirmation: confirmationField.optional(),
     send_invitation: z.boolean({ error: 'send_invitation must be true or false.' }).default(false),
     verified: z.boolean({ error: 'verified must be true or false.' }).default(false),
+    storage_limit_bytes: storageLimitField.default(null),
   })
   .superRefine((v, c) => {
     if (v.send_invitation && v.password !== undefined) c.addIssue({ code: 'custom', path: ['password'], message: 'Set a password or send an invitation, not both.' });

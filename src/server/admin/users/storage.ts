@@ -9,6 +9,7 @@ import { storageCapacity } from '../../users/quota.ts';
 import { restrictionOverrides, restrictionsFor, RESTRICTION_FLAGS, type Restrictions } from '../../users/restrictions.ts';
 import { recordAudit } from '../audit.ts';
 import { requireAdmin } from '../guard.ts';
+import { storageLimitField } from './schemas.ts';
 
 /**
  * The Storage tab of the admin's user screen: the user's usage by kind, their storage limit (null:
@@ -17,20 +18,12 @@ import { requireAdmin } from '../guard.ts';
  * refused (423 `storage_limit_exceeded`) until they free space.
  */
 
-/** 1 PiB: far beyond any disk, and still an exact integer in JSON and JavaScript. */
-const MAX_LIMIT_BYTES = 2 ** 50;
 
 const flag = (name: string) => z.boolean({ error: `${name} must be true or false.` }).optional();
 
 const StorageInput = z.strictObject(
   {
-    storage_limit_bytes: z
-      .number({ error: 'The storage limit must be a number of bytes, or null for the instance default.' })
-      .int({ error: 'The storage limit must be a whole number of bytes.' })
-      .min(0, { error: 'The storage limit cannot be negative.' })
-      .max(MAX_LIMIT_BYTES, { error: 'The storage limit can be at most 1 PiB.' })
-      .nullable()
-      .optional(),
+    storage_limit_bytes: storageLimitField.optional(),
     restrictions: z
       .strictObject(Object.fromEntries(RESTRICTION_FLAGS.map((key) => [key, flag(key)])) as Record<keyof Restrictions, ReturnType<typeof flag>>, {
         error: (issue) =>
