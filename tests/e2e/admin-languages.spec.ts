@@ -21,6 +21,7 @@ async function removeLanguage(page: Page, code: string): Promise<void> {
 }
 
 test('an admin adds a language, translates the sidebar’s “Files”, and a person who picks it sees it', async ({ page }) => {
+  test.setTimeout(90_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   await signInAdmin(page);
   await removeLanguage(page, 'fr');
@@ -49,13 +50,16 @@ test('an admin adds a language, translates the sidebar’s “Files”, and a pe
   // About 700 keys, yet only the rows on screen are in the page.
   await expect(page.getByTestId('strings-count')).toHaveText(`${KEYS.length} strings`);
   expect(await page.getByTestId('strings').locator('li').count()).toBeLessThan(40);
-  // Scrolling down fetches the next pages until the last key shows.
+  // Scrolling down fetches the next pages (100 keys each) until the last key shows.
   const lastRow = page.getByTestId(`string-${KEYS.at(-1)}`);
   await expect
-    .poll(async () => {
-      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-      return lastRow.isVisible();
-    })
+    .poll(
+      async () => {
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        return lastRow.isVisible();
+      },
+      { timeout: 30_000 },
+    )
     .toBe(true);
   expect(await page.getByTestId('strings').locator('li').count()).toBeLessThan(40);
   await page.evaluate(() => window.scrollTo(0, 0));

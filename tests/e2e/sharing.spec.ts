@@ -20,6 +20,8 @@ async function openMenu(page: Page, name: string, action: string): Promise<void>
 }
 
 test('an owner shares a folder with a password and expiry; a visitor browses, downloads, edits, and loses it on revoke', async ({ page, browser }) => {
+  // A long story in two browsers with several accessibility scans: more than the default 30 s on a busy machine.
+  test.setTimeout(90_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   const email = await signUpAndOpen(page);
   const folder = await apiFolder(page, 'Holiday');
