@@ -130,7 +130,7 @@ export async function openListing(source: Source, { quiet = false } = {}): Promi
 /** The next page of a large folder (keyset paging on the server). */
 export async function loadMore(): Promise<void> {
   const current = $listing.get();
-  if (!current || !current.nextCursor || current.loadingMore || current.status !== 'ready') return;
+  if (!current?.nextCursor || current.loadingMore || current.status !== 'ready') return;
   const mine = generation;
   $listing.set({ ...current, loadingMore: true });
   try {

@@ -38,7 +38,7 @@ async function bench(db: TestDb) {
   const server = await startServer({ db, env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } });
   const seed = await seedContext(server);
   try {
-    let started = performance.now();
+    const started = performance.now();
     const hash = await hashPassword('not used');
     const base = Date.UTC(2020, 0, 1);
     const BATCH = 500;

@@ -258,7 +258,7 @@ try {
   const blobRoot = path.join(server.dataDir, 'blobs');
 
   // Seed through product code: bytes into the blob store, then the item row.
-  let started = performance.now();
+  const started = performance.now();
   const seedBlob = async (name: string, size: number, seedNo: number, parentId: string | null, mimetype: string) => {
     const blobKey = newBlobKey(user.id);
     await seed.blobs.put(blobKey, Readable.from(patternBytes(size, seedNo)));
@@ -309,7 +309,9 @@ try {
       figures.push(await measured(target.pids, () => scenario.run(target)));
     }
     const best = figures.slice(1).reduce<Figures | undefined>((a, b) => (!a || b.bytes / b.seconds > a.bytes / a.seconds ? b : a), undefined);
-    targets.forEach((target, i) => show(target.label, figures[i]!, i === 0 ? best : undefined));
+    targets.forEach((target, i) => {
+      show(target.label, figures[i]!, i === 0 ? best : undefined);
+    });
   }
 
   // Zips: the product only (nothing else makes one); the reference is the same bytes served as files.

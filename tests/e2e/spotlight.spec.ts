@@ -17,12 +17,12 @@ async function seed(page: Page): Promise<Record<string, string>> {
   await signUpAndOpen(page);
   const ids: Record<string, string> = {};
   ids['Projects 2024'] = await createFolder(page, 'Projects 2024', null, { char: '🚀', name: 'rocket' });
-  ids['Reports'] = await createFolder(page, 'Reports', ids['Projects 2024']);
-  ids['Prototypes'] = await createFolder(page, 'Prototypes');
-  ids['Photos'] = await createFolder(page, 'Photos');
-  const colour = await page.request.post(`/api/rename/${ids['Photos']}`, { data: { color: '#ec4899', _method: 'patch' }, headers: HEADERS() });
+  ids.Reports = await createFolder(page, 'Reports', ids['Projects 2024']);
+  ids.Prototypes = await createFolder(page, 'Prototypes');
+  ids.Photos = await createFolder(page, 'Photos');
+  const colour = await page.request.post(`/api/rename/${ids.Photos}`, { data: { color: '#ec4899', _method: 'patch' }, headers: HEADERS() });
   expect(colour.status()).toBe(200);
-  ids[NASTY] = await createFolder(page, NASTY, ids['Prototypes']);
+  ids[NASTY] = await createFolder(page, NASTY, ids.Prototypes);
   await expect(page.getByRole('heading', { name: 'Files', level: 1 })).toBeVisible(); // the app is up and listens for Ctrl+K
   return ids;
 }
@@ -137,7 +137,7 @@ test('a file opens its parent folder, or home at the top', async ({ page }) => {
     relationships: { shared: null },
   });
   await page.route('**/api/search?*', (route) =>
-    route.fulfill({ json: { data: [file('f1', 'Budget.pdf', ids['Reports']!, 'application/pdf', 48_213), file('f2', 'notes.txt', null, 'text/plain', 512)], meta: { root: null } } }),
+    route.fulfill({ json: { data: [file('f1', 'Budget.pdf', ids.Reports!, 'application/pdf', 48_213), file('f2', 'notes.txt', null, 'text/plain', 512)], meta: { root: null } } }),
   );
   await open(page);
   await input(page).fill('b');
@@ -145,7 +145,7 @@ test('a file opens its parent folder, or home at the top', async ({ page }) => {
   await expect(options(page).first()).toContainText('Files / Projects 2024 / Reports');
   await expect(options(page).first()).toContainText('47 KB');
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(new RegExp(`/platform/files/${ids['Reports']}$`));
+  await expect(page).toHaveURL(new RegExp(`/platform/files/${ids.Reports}$`));
 
   await open(page);
   await input(page).fill('n');
@@ -218,15 +218,15 @@ test('a file found by the spotlight is selected and focused in its folder, and E
   const { e2eContext, seedFiles } = await import('./seed.ts');
   const ctx = await e2eContext();
   // Newest first: the file found sits at the end of a long folder, below the fold.
-  await seedFiles(ctx, email, ids['Reports']!, 1, 'quarterly');
-  await seedFiles(ctx, email, ids['Reports']!, 40, 'filler');
+  await seedFiles(ctx, email, ids.Reports!, 1, 'quarterly');
+  await seedFiles(ctx, email, ids.Reports!, 40, 'filler');
   await ctx.db.destroy();
 
   await open(page);
   await input(page).fill('quarterly');
   await expect(options(page)).toHaveCount(1);
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(new RegExp(`/platform/files/${ids['Reports']}$`));
+  await expect(page).toHaveURL(new RegExp(`/platform/files/${ids.Reports}$`));
   const found = page.getByRole('option', { name: 'quarterly-00000.txt' });
   await expect(found).toHaveAttribute('aria-selected', 'true');
   await expect(found).toBeInViewport();

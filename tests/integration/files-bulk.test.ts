@@ -138,7 +138,10 @@ describe('statements per bulk change', () => {
     const user = await userById(env.seed, u.id);
     // The product code in this process, on the test server's database, counting what it sends.
     let statements = 0;
-    const counter: KyselyPlugin = { transformQuery: (args) => (statements++, args.node), transformResult: async (args) => args.result };
+    const counter: KyselyPlugin = { transformQuery: (args) => {
+        statements++;
+        return args.node;
+      }, transformResult: async (args) => args.result };
     const ctx = { ...env.seed, db: env.seed.db.withPlugin(counter) };
     const counts = async (size: number) => {
       const from = await seedFolder(env.seed, u.id, `From ${size}`);
@@ -160,7 +163,9 @@ describe('statements per bulk change', () => {
     const many = await counts(400);
     expect(few.every((n) => n > 3)).toBe(true);
     // The same statements, give or take a chunk of a long list.
-    many.forEach((n, i) => expect(n, ['move', 'trash', 'restore'][i]).toBeLessThanOrEqual(few[i]! + 4));
+    many.forEach((n, i) => {
+      expect(n, ['move', 'trash', 'restore'][i]).toBeLessThanOrEqual(few[i]! + 4);
+    });
   });
 });
 

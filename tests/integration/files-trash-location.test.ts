@@ -34,7 +34,7 @@ describe('the trash shows where each item was', () => {
     expect(Object.keys(byName).sort()).toEqual(['Archive', 'loose.txt', 'memo.txt', 'report.pdf']);
     expect(where(byName['report.pdf'])).toEqual({ path: [{ id: projects, name: 'Projects' }, { id: year, name: '2026' }], in_trash: false });
     expect(where(byName['loose.txt'])).toEqual({ path: [], in_trash: false });
-    expect(where(byName['Archive'])).toEqual({ path: [], in_trash: false });
+    expect(where(byName.Archive)).toEqual({ path: [], in_trash: false });
     expect(where(byName['memo.txt'])).toEqual({ path: [{ id: archive, name: 'Archive' }], in_trash: true });
 
     // The path is where the folder is now: where Restore puts the item back.

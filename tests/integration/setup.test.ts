@@ -7,7 +7,7 @@ import { createPgDatabase, startServer, type RunningServer } from '../support/se
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-export function setupTokenFrom(logs: string[]): string {
+function setupTokenFrom(logs: string[]): string {
   for (const line of logs) {
     const m = /"setup_token":"([^"]+)"/.exec(line);
     if (m) return m[1]!;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../src/server/context.ts';
 import { putSetting } from '../../src/server/settings/service.ts';
 import { sweepUploads } from '../../src/server/uploads/tus.ts';
-import { Client, registerUser } from '../support/client.ts';
+import { type Client, registerUser } from '../support/client.ts';
 import { browse, mkdir } from '../support/files.ts';
 import { seedContext, useSeededServer } from '../support/seed.ts';
 import { startServer, type RunningServer } from '../support/server.ts';

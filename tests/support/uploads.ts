@@ -2,7 +2,7 @@ import { createCipheriv, createHash } from 'node:crypto';
 import * as tus from 'tus-js-client';
 import type { AppContext } from '../../src/server/context.ts';
 import { findItem } from '../../src/server/files/queries.ts';
-import { Client } from './client.ts';
+import type { Client } from './client.ts';
 
 /** Upload helpers for the upload tests: tus (raw and tus-js-client), deterministic bytes, hashes. */
 

@@ -73,7 +73,10 @@ export function searchEmoji(list: readonly EmojiEntry[], query: string): EmojiEn
   if (words.length === 0) return [...list];
   const scored: { e: EmojiEntry; score: number; i: number }[] = [];
   list.forEach((e, i) => {
-    if (e.char === trimmed) return void scored.push({ e, score: -1, i });
+    if (e.char === trimmed) {
+      scored.push({ e, score: -1, i });
+      return;
+    }
     let score = e.key === words.join(' ') ? -0.5 : 0;
     for (const word of words) {
       const s = wordScore(e, word);

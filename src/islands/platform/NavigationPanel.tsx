@@ -8,7 +8,7 @@ import { toast } from '../../stores/ui.ts';
 import { $user } from '../../stores/user.ts';
 import { FolderGlyph, FolderTree } from './FolderTree.tsx';
 import { StorageMeter } from './StorageMeter.tsx';
-import { dropTarget, hasDragItems, readDragItems } from './dnd.ts';
+import { hasDragItems, readDragItems } from './dnd.ts';
 
 /**
  * The file area's navigation, shown in the sidebar under the app's sections (whose Files entry is

@@ -220,7 +220,12 @@ export function downloadUrl(items: Item[]): string | null {
 function currentParents(items: { id: string }[]): Map<string, string | null> | null {
   const known = new Map<string, string | null>();
   for (const item of $listing.get()?.items ?? []) known.set(item.id, item.attributes.parent_id);
-  const walk = (nodes: TreeNode[]) => nodes.forEach((n) => (known.set(n.id, n.parent_id), walk(n.folders)));
+  const walk = (nodes: TreeNode[]): void => {
+    for (const n of nodes) {
+      known.set(n.id, n.parent_id);
+      walk(n.folders);
+    }
+  };
   walk($tree.get() ?? []);
   return items.every((i) => known.has(i.id)) ? new Map(items.map((i) => [i.id, known.get(i.id)!])) : null;
 }

@@ -19,6 +19,7 @@ export function LanguageChoice() {
   const languages = useStore($config)?.languages ?? [];
   const pick = (code: string) => {
     const secure = location.protocol === 'https:' ? '; Secure' : '';
+    // biome-ignore lint/suspicious/noDocumentCookie: the server reads this cookie on the reload; the Cookie Store API is not in every browser
     document.cookie = code ? `${COOKIE}=${encodeURIComponent(code)}; Path=/; Max-Age=31536000; SameSite=Lax${secure}` : `${COOKIE}=; Path=/; Max-Age=0; SameSite=Lax${secure}`;
     location.reload();
   };

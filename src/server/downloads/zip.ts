@@ -39,7 +39,7 @@ export interface ZipSelection {
 /** Parses `items=id|type,…`; a bad list is a 422 on `items`. */
 export function parseZipItems(raw: string | null): ZipSelection[] {
   const refuse = (message: string) => validationError({ items: [message] });
-  if (!raw || !raw.trim()) throw refuse('Choose at least one item to download.');
+  if (!raw?.trim()) throw refuse('Choose at least one item to download.');
   const parts = raw.split(',').map((p) => p.trim()).filter(Boolean);
   if (parts.length === 0) throw refuse('Choose at least one item to download.');
   if (parts.length > MAX_ZIP_SELECTION) throw refuse(`At most ${MAX_ZIP_SELECTION} items can be zipped at once.`);

@@ -95,6 +95,7 @@ export type LocatedRow = ItemRow & { location_key?: string };
  * folder; else a trashed folder's items. Sorted by location, each row carries its `location_key`.
  */
 export async function listTrash(db: Db, ownerId: string, folderId: string | null, options: ListOptions): Promise<(ItemWithCount & LocatedRow)[]> {
+  // biome-ignore lint/suspicious/noExplicitAny: any selection of items rows; Kysely's builder has no narrower bound
   const inTrash = <Q extends SelectQueryBuilder<Database, 'items', any>>(query: Q): Q => {
     const q = query.where('items.owner_id', '=', ownerId).where('items.deleted_at', 'is not', null);
     return (folderId === null ? q.whereRef('items.deleted_with', '=', 'items.id') : q.where('items.parent_id', '=', folderId)) as Q;
@@ -119,6 +120,7 @@ export async function listTrash(db: Db, ownerId: string, folderId: string | null
   return withCounts(db, await inTrash(ordered(query, options, key)).execute(), true);
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: any items query, joined or not; Kysely's builder has no narrower bound
 function ordered<Q extends SelectQueryBuilder<any, any, any>>(query: Q, { sort, limit, after }: ListOptions, override?: Expression<string>): Q {
   const column = (eb: ItemsEb): Expression<string | number> => override ?? SORT_COLUMN[sort.field as Exclude<SortField, 'location'>](eb);
   const dir = sort.direction;

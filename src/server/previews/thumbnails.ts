@@ -57,7 +57,7 @@ class Refused extends Error {}
 /** Makes (or finds) the thumbnails of one file item. Never throws for a bad input; answers what happened. */
 export async function makeThumbnails(ctx: AppContext, itemId: string): Promise<ThumbnailOutcome> {
   const item = await findItem(ctx.db, itemId);
-  if (!item || item.type !== 'file' || !item.blob_key) return { outcome: 'gone', reason: 'no such file' };
+  if (item?.type !== 'file' || !item.blob_key) return { outcome: 'gone', reason: 'no such file' };
   if (item.thumbnail_key) return { outcome: 'made', prefix: item.thumbnail_key };
   const source = sourceOf(item.mimetype);
   if (!source) return { outcome: 'skipped', reason: `no thumbnails for ${item.mimetype ?? 'an unknown type'}` };

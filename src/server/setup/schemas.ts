@@ -63,7 +63,7 @@ export const TestMailInput = z.object({
 
 /** A logo's address: a path on this site or an https:// address; empty for none. The admin's appearance settings use it too. */
 export const logoUrl = text(500, 'logo')
-  .refine((v) => v === '' || /^\/[A-Za-z0-9._~\/-]*$/.test(v) || /^https:\/\/[^\s"'<>]+$/.test(v), 'A logo must be a path on this site (/logo.svg) or an https:// address.')
+  .refine((v) => v === '' || /^\/[A-Za-z0-9._~/-]*$/.test(v) || /^https:\/\/[^\s"'<>]+$/.test(v), 'A logo must be a path on this site (/logo.svg) or an https:// address.')
   .default('');
 
 export const AppSetupInput = z.object({

@@ -26,7 +26,7 @@ export async function openShareForData(ctx: AppContext, req: IncomingMessage, re
   }
 }
 
-const EDITOR_UPLOAD = new RegExp(`^/api/editor/upload/([^/]+)/?$`);
+const EDITOR_UPLOAD = /^\/api\/editor\/upload\/([^/]+)\/?$/;
 
 export function isSharedUploadRequest(pathname: string): boolean {
   return EDITOR_UPLOAD.test(pathname);

@@ -85,7 +85,7 @@ export function MarkdownEditor({ title, value, onChange, error, maxLength }: { t
                 {preview.html === '' ? (
                   <p className="mt-6 text-sm text-muted italic">{t('admin_pages.preview_empty')}</p>
                 ) : (
-                  // The server's renderer escapes raw HTML and drops unsafe links: the same HTML /page/:slug serves.
+                  // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's renderer escapes raw HTML and drops unsafe links: the same HTML /page/:slug serves.
                   <article className="prose-page mt-6" onClickCapture={openLinksAside} dangerouslySetInnerHTML={{ __html: preview.html ?? '' }} />
                 )}
               </>

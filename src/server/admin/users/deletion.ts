@@ -178,7 +178,7 @@ export function runUserDeletion(ctx: AppContext, jobId: string): Promise<void> {
   if (existing) return existing;
   const work = (async () => {
     const job = await ctx.db.selectFrom('user_deletions').select(['id', 'user_id', 'state']).where('id', '=', jobId).executeTakeFirst();
-    if (!job || job.state !== 'running') return;
+    if (job?.state !== 'running') return;
     await eraseAccount(ctx, job);
     ctx.logger.info({ deletion: jobId, user: job.user_id }, 'account deleted');
   })()
