@@ -1,7 +1,7 @@
 import Uppy, { type Meta, type UppyFile } from '@uppy/core';
 import Tus from '@uppy/tus';
 import XHRUpload from '@uppy/xhr-upload';
-import { atom, computed } from 'nanostores';
+import { atom } from 'nanostores';
 import { $config } from './config.ts';
 import { $listing, loadTree, refreshListing } from './files.ts';
 import { refreshStorageUsage } from './storage.ts';
@@ -17,59 +17,53 @@ import { $user } from './user.ts';
  */
 export const UPLOAD_PARALLELISM = 3;
 
-export type UploadStatus = 'queued' | 'uploading' | 'processing' | 'done' | 'error' | 'cancelled';
-export interface UploadEntry {
+/**
+ * Uppy holds the files in flight and the failed ones (the queue panel reads them through
+ * @uppy/react's hooks). A file that finished or was cancelled leaves Uppy at once, so a second copy
+ * can be queued; its row stays in `$finished` until the queue drains, then leaves with it.
+ */
+export interface FinishedUpload {
   id: string;
+  order: number;
   name: string;
   size: number;
-  parentId: string | null;
   path: string | null;
-  status: UploadStatus;
-  bytes: number;
-  error: string | null;
+  status: 'done' | 'cancelled';
 }
+export const $finished = atom<FinishedUpload[]>([]);
 
-export const $uploads = atom<UploadEntry[]>([]);
+/** The two Uppy instances, made on the first upload (the tus chunk size comes from the loaded config). */
+export const $uploaders = atom<{ small: Uppy<UploadMeta>; large: Uppy<UploadMeta> } | null>(null);
 
-/** One figure for the whole queue, capped at 100 (SPEC §4); null when nothing is uploading. */
-export const $uploadProgress = computed($uploads, (entries) => {
-  const live = entries.filter((e) => e.status !== 'cancelled' && e.status !== 'error');
-  if (!live.length || live.every((e) => e.status === 'done')) return null;
-  const total = live.reduce((sum, e) => sum + Math.max(e.size, 1), 0);
-  const sent = live.reduce((sum, e) => sum + (e.status === 'done' || e.status === 'processing' ? Math.max(e.size, 1) : Math.min(e.bytes, e.size)), 0);
-  return Math.min(100, Math.floor((sent / total) * 100));
-});
-
-interface UploadMeta extends Meta {
+export interface UploadMeta extends Meta {
   filename: string;
   filetype: string;
   parent_id: string;
   path: string;
   extension: string;
-}
-
-function patch(id: string, change: Partial<UploadEntry>): void {
-  $uploads.set($uploads.get().map((e) => (e.id === id ? { ...e, ...change } : e)));
+  /** Position in the queue across both instances (never sent: not in `allowedMetaFields`). */
+  order: number;
 }
 
 const headers = { 'X-Requested-With': 'XMLHttpRequest', Accept: 'application/json' };
 let small: Uppy<UploadMeta> | null = null;
 let large: Uppy<UploadMeta> | null = null;
 let folderUploaded = false;
+let queued = 0;
 
 function chunkSize(): number {
   return $config.get()?.chunkSize ?? 8 * 1024 * 1024;
 }
 
+function finish(file: UppyFile<UploadMeta, Record<string, never>>, status: FinishedUpload['status']): void {
+  const entry = { id: file.id, order: file.meta.order, name: file.name ?? '', size: file.size ?? 0, path: file.meta.path || null, status };
+  $finished.set([...$finished.get().filter((e) => e.id !== file.id), entry]);
+}
+
 function wire(uppy: Uppy<UploadMeta>): Uppy<UploadMeta> {
-  uppy.on('upload-progress', (file, progress) => {
-    if (!file) return;
-    const done = typeof progress.bytesUploaded === 'number' ? progress.bytesUploaded : 0;
-    patch(file.id, { status: done >= (file.size ?? 0) ? 'processing' : 'uploading', bytes: done });
-  });
   uppy.on('upload-success', (file) => {
     if (!file) return;
-    patch(file.id, { status: 'done', bytes: file.size ?? 0 });
+    finish(file, 'done');
     uppy.removeFile(file.id);
     scheduleRefresh(file.meta.parent_id || null);
     settleIfDrained();
@@ -78,7 +72,8 @@ function wire(uppy: Uppy<UploadMeta>): Uppy<UploadMeta> {
     if (!file) return;
     const status = response?.status ?? statusFromMessage(error.message);
     const message = messageFor(status, bodyMessage(response?.body) ?? messageFromText(error.message), file.name);
-    patch(file.id, { status: 'error', error: message });
+    // Uppy has stored its own text as the file's error; the row shows the spec's message instead.
+    if (uppy.getFile(file.id)) uppy.setFileState(file.id, { error: message });
     showAlert({ title: t('uploads.failed_title'), message });
     settleIfDrained();
   });
@@ -118,6 +113,7 @@ function uploaders(): { small: Uppy<UploadMeta>; large: Uppy<UploadMeta> } {
       allowedMetaFields: ['filename', 'filetype', 'parent_id', 'path'],
     });
   }
+  if (!$uploaders.get()) $uploaders.set({ small, large });
   return { small, large };
 }
 
@@ -163,7 +159,8 @@ function scheduleRefresh(parentId: string | null): void {
 
 /** When the queue empties, progress clears and the storage meter refreshes; after a folder upload the view and tree refresh. */
 function settleIfDrained(): void {
-  const pending = $uploads.get().some((e) => e.status === 'queued' || e.status === 'uploading' || e.status === 'processing');
+  // Finished files have left Uppy; what stays is in flight or failed.
+  const pending = [small, large].some((uppy) => uppy?.getFiles().some((f) => !f.error));
   if (pending) return;
   refreshStorageUsage();
   if (folderUploaded) {
@@ -171,8 +168,9 @@ function settleIfDrained(): void {
     void refreshListing();
     void loadTree();
   }
-  // Finished files leave the list; errors stay until dismissed so the user can read and retry them.
-  setTimeout(() => $uploads.set($uploads.get().filter((e) => e.status === 'error')), 1500);
+  // Finished files leave the list; errors stay (in Uppy) until dismissed so the user can read and retry them.
+  const settled = new Set($finished.get().map((e) => e.id));
+  setTimeout(() => $finished.set($finished.get().filter((e) => !settled.has(e.id))), 1500);
 }
 
 export interface PickedFile {
@@ -215,11 +213,10 @@ export function enqueue(files: PickedFile[], parentId: string | null): void {
       continue;
     }
     if (relativeDir) folderUploaded = true;
-    const meta: UploadMeta = { filename: file.name, filetype: file.type || 'application/octet-stream', parent_id: parentId ?? '', path: relativeDir ?? '', extension: extensionOf(file.name) };
+    const meta: UploadMeta = { filename: file.name, filetype: file.type || 'application/octet-stream', parent_id: parentId ?? '', path: relativeDir ?? '', extension: extensionOf(file.name), order: queued++ };
     const target = file.size > chunkSize() ? tus : xhr;
     try {
-      const id = target.addFile({ name: file.name, type: file.type, data: file, meta, source: 'local' });
-      $uploads.set([...$uploads.get(), { id, name: file.name, size: file.size, parentId, path: relativeDir, status: 'queued', bytes: 0, error: null }]);
+      target.addFile({ name: file.name, type: file.type, data: file, meta, source: 'local' });
     } catch (error) {
       // Uppy refuses a second copy of a file already in the queue.
       refused.push(error instanceof Error ? error.message : String(error));
@@ -234,26 +231,30 @@ function owner(id: string): Uppy<UploadMeta> | null {
 }
 
 export function cancelUpload(id: string): void {
-  owner(id)?.removeFile(id);
-  patch(id, { status: 'cancelled' });
+  const uppy = owner(id);
+  const file = uppy?.getFile(id);
+  if (!uppy || !file) return;
+  finish(file, 'cancelled');
+  uppy.removeFile(id);
   settleIfDrained();
 }
 
+/** Cancels what is queued or in flight; failed files stay listed for retry or dismissal. */
 export function cancelAllUploads(): void {
-  small?.cancelAll();
-  large?.cancelAll();
-  $uploads.set($uploads.get().map((e) => (e.status === 'done' || e.status === 'error' ? e : { ...e, status: 'cancelled' })));
+  for (const uppy of [small, large]) {
+    if (!uppy) continue;
+    const live = uppy.getFiles().filter((f) => !f.error);
+    for (const file of live) finish(file, 'cancelled');
+    if (live.length) uppy.removeFiles(live.map((f) => f.id));
+  }
   settleIfDrained();
 }
 
 export function retryUpload(id: string): void {
-  const uppy = owner(id);
-  if (!uppy) return;
-  patch(id, { status: 'queued', error: null, bytes: 0 });
-  void uppy.retryUpload(id);
+  void owner(id)?.retryUpload(id);
 }
 
 export function dismissUpload(id: string): void {
   owner(id)?.removeFile(id);
-  $uploads.set($uploads.get().filter((e) => e.id !== id));
+  $finished.set($finished.get().filter((e) => e.id !== id));
 }

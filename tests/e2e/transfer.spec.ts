@@ -63,6 +63,94 @@ test('upload a file and a folder through the UI, preview an image, download a fi
   expect(readFileSync(path.join(out, 'Album', 'Day 2', 'more.txt'), 'utf8')).toBe('second day\n');
 });
 
+test('the upload queue shows each file\'s progress while it is sent and marks the finished ones', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUpAndOpen(page);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cd-e2e-up-'));
+  writeFileSync(path.join(dir, 'small.txt'), 'small\n');
+  // 20 MiB: three tus chunks of 8 MiB.
+  writeFileSync(path.join(dir, 'large.bin'), randomBytes(20 * 1024 * 1024));
+  // Hold the large file's second chunk until the queue has been read: by then the first 8 MiB are in.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let patches = 0;
+  await page.route('**/api/upload/tus/**', async (route) => {
+    if (route.request().method() === 'PATCH' && ++patches === 2) await held;
+    await route.continue();
+  });
+
+  await page.getByTestId('upload-files-input').setInputFiles([path.join(dir, 'large.bin'), path.join(dir, 'small.txt')]);
+  const queue = page.getByTestId('upload-queue');
+  await queue.getByRole('button', { name: 'Show uploads' }).click();
+  const rows = queue.getByTestId('upload-row');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.first()).toContainText('large.bin');
+  // The first 8 MiB pass through the interception: slow on a busy machine.
+  await expect.poll(() => patches, { timeout: 30_000 }).toBe(2);
+  // The small file is done (and stays listed while the queue runs); the large one shows how far it got.
+  await expect(rows.filter({ hasText: 'small.txt' })).toContainText('Uploaded');
+  await expect(rows.filter({ hasText: 'large.bin' })).toContainText(/· [4-9]\d%$/);
+  await expect(queue.getByTestId('upload-progress')).toHaveText(/^[4-9]\d%$/);
+  await expect(queue.getByRole('status')).toContainText(/Uploading 1 file/);
+  await shot(page, 'upload-queue-progress-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'upload-queue-progress-light-desktop');
+
+  release();
+  await expect(item(page, 'large.bin')).toBeVisible({ timeout: 60_000 });
+  await expect(item(page, 'small.txt')).toBeVisible();
+  // Once everything is in, the finished rows leave and the panel with them.
+  await expect(queue).toHaveCount(0);
+});
+
+test('a refused upload stays listed with the reason and goes through on retry; a cancelled one is marked so', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const email = await signUpAndOpen(page);
+  const { default: Database } = await import('better-sqlite3');
+  const setLimit = (bytes: number | null) => {
+    const db = new Database(`${process.env.E2E_DATA_DIR}/database.sqlite`);
+    db.prepare('update users set storage_limit_bytes = ? where email = ?').run(bytes, email);
+    db.close();
+  };
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cd-e2e-up-'));
+  writeFileSync(path.join(dir, 'small.txt'), 'small\n');
+  const queue = page.getByTestId('upload-queue');
+
+  // Over the storage limit: the server refuses (423); the row keeps the spec's message and a retry button.
+  setLimit(1);
+  await page.getByTestId('upload-files-input').setInputFiles(path.join(dir, 'small.txt'));
+  const reason = 'You have reached your storage limit. Free some space or upgrade your plan.';
+  await expect(page.getByRole('dialog', { name: 'The upload did not work' })).toContainText(reason);
+  await page.getByRole('dialog').getByRole('button').click();
+  const failed = queue.getByTestId('upload-row').filter({ hasText: 'small.txt' });
+  await expect(failed).toContainText(reason);
+  await expect(queue.getByRole('status')).toContainText('1 upload failed');
+  setLimit(null);
+  await failed.getByRole('button', { name: 'Retry small.txt' }).click();
+  await expect(item(page, 'small.txt')).toBeVisible({ timeout: 30_000 });
+  await expect(queue).toHaveCount(0);
+
+  // Two files over tus, their chunks held: cancelling one marks it while the other carries on.
+  for (const name of ['one.bin', 'two.bin']) writeFileSync(path.join(dir, name), randomBytes(9 * 1024 * 1024));
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/upload/tus/**', async (route) => {
+    if (route.request().method() === 'PATCH') await held;
+    // The cancelled file's request is gone by then.
+    await route.continue().catch(() => undefined);
+  });
+  await page.getByTestId('upload-files-input').setInputFiles([path.join(dir, 'one.bin'), path.join(dir, 'two.bin')]);
+  await queue.getByRole('button', { name: 'Show uploads' }).click();
+  await queue.getByRole('button', { name: 'Cancel one.bin' }).click();
+  await expect(queue.getByTestId('upload-row').filter({ hasText: 'one.bin' })).toContainText('Cancelled');
+  await expect(queue.getByRole('status')).toContainText(/Uploading 1 file/);
+  release();
+  await expect(item(page, 'two.bin')).toBeVisible({ timeout: 60_000 });
+  await expect(queue).toHaveCount(0);
+  await expect(item(page, 'one.bin')).toHaveCount(0);
+});
+
 test('an account that may not upload is told so before any byte is sent', async ({ page }) => {
   const email = await signUpAndOpen(page);
   const { default: Database } = await import('better-sqlite3');

@@ -1,16 +1,28 @@
 import { useStore } from '@nanostores/react';
+import type Uppy from '@uppy/core';
+import { useUppyState } from '@uppy/react';
 import { ChevronDown, ChevronUp, CircleAlert, CircleCheck, LoaderCircle, RotateCcw, X } from 'lucide-react';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { formatSize } from '../../stores/files.ts';
 import { useT } from '../../stores/i18n.ts';
 import { bottomPanel } from '../../stores/ui.ts';
-import { $uploadProgress, $uploads, cancelAllUploads, cancelUpload, dismissUpload, retryUpload, type UploadEntry } from '../../stores/uploads.ts';
+import { $finished, $uploaders, cancelAllUploads, cancelUpload, dismissUpload, retryUpload, type UploadMeta } from '../../stores/uploads.ts';
+import { queueEntries, queueProgress, type UploadEntry } from './queueEntries.ts';
 
 /** The upload panel: one progress figure, the queue with cancel and retry, and the errors. */
 export function UploadQueue() {
+  const uploaders = useStore($uploaders);
+  return uploaders ? <Queue small={uploaders.small} large={uploaders.large} /> : null;
+}
+
+/** Reads the files and their progress from Uppy's own state (small files over XHR, large over tus). */
+function Queue({ small, large }: { small: Uppy<UploadMeta>; large: Uppy<UploadMeta> }) {
   const t = useT();
-  const entries = useStore($uploads);
-  const progress = useStore($uploadProgress);
+  const smallFiles = useUppyState(small, (state) => state.files);
+  const largeFiles = useUppyState(large, (state) => state.files);
+  const finished = useStore($finished);
+  const entries = useMemo(() => queueEntries([smallFiles, largeFiles], finished), [smallFiles, largeFiles, finished]);
+  const progress = queueProgress(entries);
   const [open, setOpen] = useState(false);
   if (!entries.length) return null;
   const active = entries.filter((e) => e.status === 'queued' || e.status === 'uploading' || e.status === 'processing');
