@@ -1,10 +1,11 @@
+import type { Expression } from 'kysely';
 import type { ItemType } from '../../../db/schema.ts';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, forbidden, notFound, validationError } from '../http/errors.ts';
 import { restrictionsFor } from '../users/restrictions.ts';
-import type { ItemRow } from './queries.ts';
-import { ancestriesUpTo, findItems } from './sets.ts';
+import { visibleItems } from './access-queries.ts';
+import type { Db, ItemRow } from './queries.ts';
 
 /**
  * A token holder acting inside one subtree of the owner's files (a share link or an upload
@@ -15,23 +16,73 @@ export interface AccessScope {
   rootId: string;
   /**
    * When set, an item may be renamed, moved or removed only if it or a folder above it (below the
-   * root) is among the ids this answers (an upload request: what its holder made). One call for a
-   * whole selection.
+   * root) is among the item ids this one-column SELECT answers (an upload request: what its holder
+   * made). Part of the access check's one statement.
    */
-  changeable?: (ids: string[]) => Promise<Set<string>>;
+  changeableIds?: Expression<unknown>;
 }
 
 /** Who acts: a signed-in user, or the owner as seen through a token's scope. */
 export type Actor = User & { scope?: AccessScope };
 
-export function scopeOf(user: User): AccessScope | undefined {
-  return (user as Actor).scope;
+/** Whose files are asked about, and through which scope, if any: all the access check needs. */
+export type Principal = Pick<User, 'id'> & { scope?: AccessScope | undefined };
+
+export function scopeOf(user: Principal): AccessScope | undefined {
+  return user.scope;
 }
 
 /**
- * The one place item permissions are decided. An item that does not exist, an item that belongs
- * to someone else and an item outside a token's scope get the same 404, so ids never leak whether
- * they exist. Sharing and team folders extend this function, not the endpoints.
+ * For what reads or changes the owner's whole drive (search, latest files, the trash): a token
+ * holder is refused, so such a function cannot hand a scoped actor everything by forgetting the scope.
+ */
+export function requireUnscoped(user: Principal): void {
+  if (scopeOf(user)) throw forbidden('This link does not give access to this.');
+}
+
+export type Action = 'read' | 'write' | 'share' | 'delete';
+
+/** An item the principal may see, with what it may do with it. */
+export interface Grant {
+  item: ItemRow;
+  may: Record<Action, boolean>;
+}
+
+/**
+ * The one place item permissions are decided: the ids among `ids` the principal may see, each with
+ * what it may do, in one statement whatever the count. Refused by default: an id missing from the
+ * answer (it does not exist, belongs to someone else, or lies outside the scope) may not be acted
+ * on at all. A scope sees live items at or below its root; its holder may change them but not the
+ * root itself (and, with `changeableIds`, only what it made); only the owner shares.
+ */
+export async function accessTo(db: Db, principal: Principal, ids: string[]): Promise<Map<string, Grant>> {
+  const scope = scopeOf(principal);
+  const rows = await visibleItems(db, principal.id, [...new Set(ids)], scope && { rootId: scope.rootId, changeableIds: scope.changeableIds });
+  const grants = new Map<string, Grant>();
+  for (const { changeable, ...item } of rows) {
+    const change = !scope || (item.id !== scope.rootId && Number(changeable) === 1);
+    grants.set(item.id, { item, may: { read: true, write: change, delete: change, share: !scope } });
+  }
+  return grants;
+}
+
+/** Which of these ids the principal may `action`: ask before acting; what is not answered is refused. */
+export async function permittedIds(db: Db, principal: Principal, ids: string[], action: Action): Promise<Set<string>> {
+  return new Set([...(await accessTo(db, principal, ids)).values()].filter((g) => g.may[action]).map((g) => g.item.id));
+}
+
+/**
+ * A live folder of the principal's (at or below its scope's root) to put items into, or undefined:
+ * what creating a folder or recording an upload checks again inside its transaction (`db`).
+ */
+export async function liveFolder(db: Db, principal: Principal, id: string): Promise<ItemRow | undefined> {
+  const folder = (await accessTo(db, principal, [id])).get(id)?.item;
+  return folder && folder.deleted_at === null && folder.type === 'folder' ? folder : undefined;
+}
+
+/**
+ * What an item must be for a call. An item that does not exist, an item that belongs to someone
+ * else and an item outside a token's scope get the same 404, so ids never leak whether they exist.
  */
 export interface ItemRequirement {
   /** false (default): must be outside the trash; true: must be in the trash; 'any': either. */
@@ -46,7 +97,7 @@ export interface ItemRequirement {
   change?: boolean;
 }
 
-export async function requireOwnedItem(ctx: AppContext, user: User, id: string, req: ItemRequirement = {}): Promise<ItemRow> {
+export async function requireOwnedItem(ctx: AppContext, user: Principal, id: string, req: ItemRequirement = {}): Promise<ItemRow> {
   return (await requireOwnedItems(ctx, user, [{ id, type: req.type, field: req.field }], req))[0]!;
 }
 
@@ -59,48 +110,34 @@ export interface ItemCheck {
 
 /**
  * `requireOwnedItem` for a whole selection, with the same answers: the first refused id (in the
- * given order) decides the error, and nothing is returned unless every id passes. A fixed number
- * of queries whatever the count (one for the rows, one recursive walk for a scope's ancestries,
- * one for an upload request's own items), so a 1000-item selection does not hold the event loop.
- * Duplicate ids are checked once; the rows come back in order of first appearance.
+ * given order) decides the error, and nothing is returned unless every id passes. One statement
+ * whatever the count (`accessTo`). Duplicate ids are checked once; the rows come back in order of
+ * first appearance.
  */
-export async function requireOwnedItems(ctx: AppContext, user: User, checks: ItemCheck[], req: Omit<ItemRequirement, 'type' | 'field'> = {}): Promise<ItemRow[]> {
+export async function requireOwnedItems(ctx: AppContext, user: Principal, checks: ItemCheck[], req: Omit<ItemRequirement, 'type' | 'field'> = {}): Promise<ItemRow[]> {
   const seen = new Set<string>();
   const unique = checks.filter((c) => !seen.has(c.id) && seen.add(c.id));
-  const rows = new Map((await findItems(ctx.db, unique.map((c) => c.id))).map((r) => [r.id, r]));
-  const owned = (id: string) => {
-    const row = rows.get(id);
-    return row && row.owner_id === user.id ? row : undefined;
-  };
+  const grants = await accessTo(ctx.db, user, unique.map((c) => c.id));
   const scope = scopeOf(user);
-  // A scope sees only live items at or below its root: everything else is missing, checked before
-  // anything that would tell a folder from a file.
-  let ancestries = new Map<string, string[]>();
-  let recorded = new Set<string>();
-  if (scope) {
-    const live = unique.map((c) => owned(c.id)).filter((r) => r && r.deleted_at === null).map((r) => r!.id);
-    ancestries = await ancestriesUpTo(ctx.db, live, scope.rootId);
-    if (req.change && scope.changeable) recorded = await scope.changeable([...new Set([...ancestries.values()].flat())]);
-  }
   const trashed = req.trashed ?? false;
   return unique.map((check) => {
-    const item = owned(check.id);
-    if (!item) throw notFound('The item was not found.');
-    const ancestry = ancestries.get(item.id) ?? [];
-    if (scope && !ancestry.includes(scope.rootId)) throw notFound('The item was not found.');
+    const grant = grants.get(check.id);
+    if (!grant) throw notFound('The item was not found.');
+    const { item } = grant;
     if (trashed === false && item.deleted_at !== null) throw notFound('The item was not found.');
     if (trashed === true && item.deleted_at === null) throw notFound('The item is not in the trash.');
     const field = check.field ?? 'id';
     if (check.type && item.type !== check.type) throw validationError({ [field]: [`The item is a ${item.type}, not a ${check.type}.`] });
     if (req.folder && item.type !== 'folder') throw validationError({ [field]: ['The item must be a folder.'] });
-    if (scope && req.change && item.id === scope.rootId) throw forbidden('The shared folder itself cannot be changed.');
-    if (scope && req.change && scope.changeable && !ancestry.some((id) => recorded.has(id))) throw forbidden('You can only change what you uploaded.');
+    if (req.change && !grant.may.write) {
+      throw forbidden(item.id === scope?.rootId ? 'The shared folder itself cannot be changed.' : 'You can only change what you uploaded.');
+    }
     return item;
   });
 }
 
 /** A folder to put items in: null is the user's home; otherwise an owned folder outside the trash. */
-export async function requireTargetFolder(ctx: AppContext, user: User, id: string | null, field: string): Promise<ItemRow | null> {
+export async function requireTargetFolder(ctx: AppContext, user: Principal, id: string | null, field: string): Promise<ItemRow | null> {
   const scope = scopeOf(user);
   if (id === null && scope) return requireOwnedItem(ctx, user, scope.rootId, { folder: true, field });
   if (id === null) return null;

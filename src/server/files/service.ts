@@ -4,7 +4,7 @@ import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, notFound, validationError } from '../http/errors.ts';
 import { restrictionsFor } from '../users/restrictions.ts';
-import { requireOwnedItem, requireOwnedItems, requireTargetFolder, scopeOf } from './access.ts';
+import { liveFolder, requireOwnedItem, requireOwnedItems, requireTargetFolder, requireUnscoped, scopeOf } from './access.ts';
 import { originalLocations, type OriginalLocation } from './locations.ts';
 import { candidateName, checkName, nameKey } from './names.ts';
 import { parseEmoji } from './presenter.ts';
@@ -96,10 +96,7 @@ export async function createFolder(ctx: AppContext, user: User, input: { name: s
  */
 async function underFolder<T>(ctx: AppContext, ownerId: string, parentId: string | null, work: (db: Db) => Promise<T>, gone: () => Error): Promise<T> {
   const run = async (db: Db) => {
-    if (parentId !== null) {
-      const parent = await q.findItem(db, parentId);
-      if (!parent || parent.owner_id !== ownerId || parent.deleted_at !== null || parent.type !== 'folder') throw gone();
-    }
+    if (parentId !== null && !(await liveFolder(db, { id: ownerId }, parentId))) throw gone();
     return work(db);
   };
   if (ctx.db.isTransaction) return run(ctx.db);
@@ -209,6 +206,7 @@ export async function browseFolder(ctx: AppContext, user: User, id: string | nul
 
 /** The trash or a trashed folder, each item (and the folder) with its original location. */
 export async function browseTrash(ctx: AppContext, user: User, id: string | null, options: ListOptions): Promise<{ items: Located[]; next: Cursor | null; root: Located | null }> {
+  requireUnscoped(user);
   const folder = id === null ? null : await requireOwnedItem(ctx, user, id, { trashed: true, folder: true });
   const page = await paged((o) => q.listTrash(ctx.db, user.id, folder?.id ?? null, o), options);
   const root = folder ? await reload(ctx, folder.id) : null;
@@ -219,7 +217,8 @@ export async function browseTrash(ctx: AppContext, user: User, id: string | null
 
 export const LATEST_LIMIT = 50;
 
-export function latestFiles(ctx: AppContext, user: User): Promise<ItemWithCount[]> {
+export async function latestFiles(ctx: AppContext, user: User): Promise<ItemWithCount[]> {
+  requireUnscoped(user);
   return q.listLatestFiles(ctx.db, user.id, LATEST_LIMIT);
 }
 
@@ -249,7 +248,8 @@ export async function navigationTree(ctx: AppContext, user: User): Promise<TreeN
 
 export const SEARCH_LIMIT = 20;
 
-export function searchItems(ctx: AppContext, user: User, query: string): Promise<ItemWithCount[]> {
+export async function searchItems(ctx: AppContext, user: User, query: string): Promise<ItemWithCount[]> {
+  requireUnscoped(user);
   return q.searchByName(ctx.db, user.id, nameKey(query), SEARCH_LIMIT);
 }
 

@@ -35,30 +35,6 @@ export async function findItems(db: Db, ids: string[]): Promise<ItemRow[]> {
   return rows;
 }
 
-/**
- * Each item's id and its ancestors' ids, nearest first, walking up no further than `stopId` (a
- * scope's root): one recursive walk for the whole selection.
- */
-export async function ancestriesUpTo(db: Db, ids: string[], stopId: string): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
-  for (const part of chunks(ids)) {
-    const { rows } = await sql<{ start: string; id: string }>`
-      with recursive up(start, id, parent_id, depth) as (
-        select id, id, parent_id, 0 from items where id in (${idList(part)})
-        union all
-        select up.start, items.id, items.parent_id, up.depth + 1 from items join up on items.id = up.parent_id where up.id <> ${stopId}
-      )
-      select start, id from up order by start, depth`.execute(db);
-    for (const row of rows) {
-      const ancestry = out.get(row.start);
-      if (ancestry) ancestry.push(row.id);
-      else out.set(row.start, [row.id]);
-    }
-    await yieldToOthers();
-  }
-  return out;
-}
-
 /** A folder key for name lookups: home is ''. */
 export const folderKey = (parentId: string | null) => parentId ?? '';
 

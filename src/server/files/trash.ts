@@ -3,7 +3,7 @@ import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { validationError } from '../http/errors.ts';
 import { thumbnailBlobKeys } from '../previews/sizes.ts';
-import { requireOwnedItems, scopeOf } from './access.ts';
+import { requireOwnedItems, requireUnscoped, scopeOf } from './access.ts';
 import { freeNames } from './free-names.ts';
 import { nameKey } from './names.ts';
 import * as q from './queries.ts';
@@ -165,6 +165,7 @@ async function deleteTrashed(ctx: AppContext, ownerId: string | null, filter: Ra
 
 /** Empties the user's trash: every trashed item and its blob, for good. */
 export async function dumpTrash(ctx: AppContext, user: User): Promise<number> {
+  requireUnscoped(user);
   return (await deleteTrashed(ctx, user.id, sql`i.owner_id = ${user.id}`, sql`p.owner_id = ${user.id}`)).items;
 }
 

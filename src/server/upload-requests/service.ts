@@ -95,7 +95,7 @@ async function opened(ctx: AppContext, request: UploadRequestRow): Promise<Opene
   const folder = await findItem(ctx.db, request.folder_id);
   const owner = await findUserById(ctx, request.user_id);
   if (!folder || folder.owner_id !== request.user_id || folder.deleted_at !== null || !owner || owner.deletion_started_at) throw notFound('This upload request does not exist.');
-  const actor: Actor = { ...owner, scope: { rootId: folder.id, changeable: (ids) => q.recordedAmong(ctx.db, request.id, ids) } };
+  const actor: Actor = { ...owner, scope: { rootId: folder.id, changeableIds: q.recordedItemIds(ctx.db, request.id) } };
   return { request, status: statusOf(ctx, request), folder, owner, actor };
 }
 

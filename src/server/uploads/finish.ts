@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { EventBus } from '../events/bus.ts';
+import { liveFolder } from '../files/access.ts';
 import { nameKey } from '../files/names.ts';
 import * as q from '../files/queries.ts';
 import type { Db, ItemWithCount } from '../files/queries.ts';
@@ -61,10 +62,7 @@ export async function finishUpload(ctx: AppContext, policy: UploadPolicy, input:
       if (policy.capacity !== null && (await committedBytes(tx, input.ownerId, input.reservationId)) + input.size > policy.capacity) throw overQuota();
       if (input.reservationId) await releaseReservation(tx, input.reservationId);
       let parentId = input.parentId;
-      if (parentId !== null) {
-        const parent = await q.findItem(tx, parentId);
-        if (!parent || parent.owner_id !== input.ownerId || parent.deleted_at !== null || parent.type !== 'folder') throw validationError({ parent_id: ['The folder was not found.'] });
-      }
+      if (parentId !== null && !(await liveFolder(tx, { id: input.ownerId }, parentId))) throw validationError({ parent_id: ['The folder was not found.'] });
       for (const folder of input.folders) parentId = await ensureFolder(ctx, tx, input.ownerId, parentId, folder);
       return { item: await createFileItem({ ...ctx, db: tx, events }, { ownerId: input.ownerId, parentId, name: input.name, mimetype: input.mimetype, size: input.size, blobKey: input.blobKey }) };
     });
