@@ -160,14 +160,17 @@ async function runJob(ctx: AppContext, job: JobRow): Promise<void> {
     }
     await ctx.db.updateTable('remote_uploads').set({ results: JSON.stringify(results) }).where('id', '=', job.id).execute();
   }
-  await ctx.db.updateTable('remote_uploads').set({ status: 'done', finished_at: ctx.clock.now().toISOString() }).where('id', '=', job.id).execute();
   const done = results.filter((r) => r.status === 'done').length;
-  await createNotification(ctx, {
-    userId: job.user_id,
-    category: 'remote-upload-done',
-    title: done === results.length ? 'Your files were imported' : 'Import from URL finished',
-    description: `${done} of ${results.length} ${results.length === 1 ? 'file was' : 'files were'} imported.`,
-    action: { type: 'route', params: { id: job.parent_id, route: 'Files', button: 'Show files' } },
+  // The job reads as done only together with its notification: whoever sees `done` sees both.
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.updateTable('remote_uploads').set({ status: 'done', finished_at: ctx.clock.now().toISOString() }).where('id', '=', job.id).execute();
+    await createNotification({ ...ctx, db: trx }, {
+      userId: job.user_id,
+      category: 'remote-upload-done',
+      title: done === results.length ? 'Your files were imported' : 'Import from URL finished',
+      description: `${done} of ${results.length} ${results.length === 1 ? 'file was' : 'files were'} imported.`,
+      action: { type: 'route', params: { id: job.parent_id, route: 'Files', button: 'Show files' } },
+    });
   });
 }
 
