@@ -32,9 +32,9 @@ describe('the app document', () => {
     expect(page.text).not.toMatch(/password_hash|\$argon2/);
     expect(page.text).toContain(email);
 
-    // The settings and admin areas are the same app document.
-    const settings = await client.request('/user/settings', html);
-    expect(carried(settings.text, 'app-user')).toMatchObject({ attributes: { email } });
+    // The settings are the same app document.
+    const profile = await client.request('/user/profile', html);
+    expect(carried(profile.text, 'app-user')).toMatchObject({ attributes: { email } });
   });
 
   it('carries the catalogue of the language the page is served in', async () => {

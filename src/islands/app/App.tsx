@@ -7,7 +7,7 @@ import { $translations, loadTranslations, t } from '../../stores/i18n.ts';
 import { $router, redirectPage } from '../../stores/router.ts';
 import { watchSession } from '../../stores/session.ts';
 import { closeTopmost } from '../../stores/ui.ts';
-import { $listing, prefetchListing } from '../../stores/files.ts';
+import { $listing, prefetchListing, whenListingSettled } from '../../stores/files.ts';
 import { preloadUploaders } from '../../stores/uploads.ts';
 import { $user, loadUser } from '../../stores/user.ts';
 import { lazyScreen } from './screenLoader.ts';
@@ -49,17 +49,14 @@ function prefetchScreens(admin: boolean): void {
   const idle = () => ('requestIdleCallback' in window ? requestIdleCallback(run) : setTimeout(run, 200));
   // Not before the opening screen has its list: the other scripts would compete with drawing it.
   void opened.finally(() => {
-    if (!LISTING_ROUTES.has($router.get()?.route ?? '')) return idle();
-    const settled = () => {
-      const listing = $listing.get();
-      return !!listing && listing.status !== 'loading';
-    };
-    if (settled()) return idle();
-    const stop = $listing.listen(() => {
-      if (!settled()) return;
-      stop();
-      idle();
-    });
+    const route = $router.get()?.route ?? '';
+    if (LISTING_ROUTES.has(route) && !$listing.get()) {
+      // The screen opens its listing as it mounts: wait for that one.
+      const stop = $listing.listen(() => {
+        stop();
+        whenListingSettled(idle);
+      });
+    } else whenListingSettled(idle);
   });
 }
 
