@@ -110,6 +110,20 @@ export function prefetchListing(source: Source): void {
   prefetched = { url, answer, at: Date.now() };
 }
 
+/**
+ * Runs `run` once the open listing has its answer (or at once when there is none loading): work
+ * that can wait, such as fetching other scripts, stays out of the way of drawing the list.
+ */
+export function whenListingSettled(run: () => void): void {
+  const settled = () => $listing.get()?.status !== 'loading';
+  if (settled()) return run();
+  const stop = $listing.listen(() => {
+    if (!settled()) return;
+    stop();
+    run();
+  });
+}
+
 /** Opens a listing; `quiet` keeps the current items on screen while it refreshes. */
 export async function openListing(source: Source, { quiet = false } = {}): Promise<void> {
   const mine = ++generation;

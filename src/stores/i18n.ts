@@ -1,11 +1,15 @@
 import { atom } from 'nanostores';
 import { useStore } from '@nanostores/react';
 import { translate } from '../i18n/translate.ts';
+import { readBootData } from './boot.ts';
 
 export { translate };
 
-/** The effective catalogue (flattened keys), fetched from /translations/{locale}. Null until loaded. */
-export const $translations = atom<Record<string, string> | null>(null);
+/**
+ * The effective catalogue (flattened keys): from the app's document when it carries it, else
+ * fetched from /translations/{locale}. Null until loaded.
+ */
+export const $translations = atom<Record<string, string> | null>(readBootData<Record<string, string>>('app-translations'));
 
 export async function loadTranslations(locale: string): Promise<void> {
   try {

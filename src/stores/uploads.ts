@@ -1,6 +1,4 @@
-import Uppy, { type Meta, type UppyFile } from '@uppy/core';
-import Tus from '@uppy/tus';
-import XHRUpload from '@uppy/xhr-upload';
+import type { Meta, Uppy, UppyFile } from '@uppy/core';
 import { atom } from 'nanostores';
 import { $config } from './config.ts';
 import { $listing, loadTree, refreshListing } from './files.ts';
@@ -13,7 +11,8 @@ import { $user } from './user.ts';
  * The upload queue (SPEC §4). Files that fit in one chunk go as one multipart POST to /api/upload
  * (@uppy/xhr-upload); larger ones go over tus to /api/upload/tus (@uppy/tus) in `chunkSize` pieces,
  * resumable after a dropped connection, a restart or a reload. Queued files start in turn, a few
- * at a time; uploads carry on while the user moves between folders.
+ * at a time; uploads carry on while the user moves between folders. The uploader libraries are
+ * fetched on first use (or in idle time, `preloadUploaders`), not before the file list is drawn.
  */
 export const UPLOAD_PARALLELISM = 3;
 
@@ -80,7 +79,22 @@ function wire(uppy: Uppy<UploadMeta>): Uppy<UploadMeta> {
   return uppy;
 }
 
-function uploaders(): { small: Uppy<UploadMeta>; large: Uppy<UploadMeta> } {
+let libraries: Promise<[typeof import('@uppy/core'), typeof import('@uppy/tus'), typeof import('@uppy/xhr-upload')]> | null = null;
+
+/** Fetches the uploader libraries once; a failed fetch is tried again on the next use. */
+function loadLibraries(): NonNullable<typeof libraries> {
+  libraries ??= Promise.all([import('@uppy/core'), import('@uppy/tus'), import('@uppy/xhr-upload')]);
+  libraries.catch(() => (libraries = null));
+  return libraries;
+}
+
+/** Fetches the uploader libraries ahead of the first upload (the app calls it in idle time). */
+export function preloadUploaders(): void {
+  loadLibraries().catch(() => undefined);
+}
+
+async function uploaders(): Promise<{ small: Uppy<UploadMeta>; large: Uppy<UploadMeta> }> {
+  const [{ default: Uppy }, { default: Tus }, { default: XHRUpload }] = await loadLibraries();
   if (!small) {
     small = wire(new Uppy<UploadMeta>({ id: 'small', autoProceed: true, allowMultipleUploadBatches: true }));
     small.use(XHRUpload, {
@@ -204,7 +218,13 @@ function refusal(file: File): string | null {
 
 /** Queues files (and folder contents) for the folder `parentId`. */
 export function enqueue(files: PickedFile[], parentId: string | null): void {
-  const { small: xhr, large: tus } = uploaders();
+  uploaders().then(
+    ({ small: xhr, large: tus }) => addFiles(xhr, tus, files, parentId),
+    () => showAlert({ title: t('popup_error.title'), message: t('popup_error.message') }),
+  );
+}
+
+function addFiles(xhr: Uppy<UploadMeta>, tus: Uppy<UploadMeta>, files: PickedFile[], parentId: string | null): void {
   const refused: string[] = [];
   for (const { file, relativeDir } of files) {
     const reason = refusal(file);

@@ -1,11 +1,13 @@
 import { atom } from 'nanostores';
 import type { UserResource } from '../server/users/presenter.ts';
 import { api, ApiError, signInAgain } from './api.ts';
+import { readBootData } from './boot.ts';
 import { t } from './i18n.ts';
 import { showAlert } from './ui.ts';
 
 export type User = UserResource['data'];
-export const $user = atom<User | null>(null);
+/** The signed-in user: from the app's document when it carries it, else from `loadUser`. */
+export const $user = atom<User | null>(readBootData<User>('app-user'));
 
 export async function loadUser(): Promise<User> {
   try {

@@ -221,12 +221,24 @@ test('a screen whose script cannot be loaded says so, with the address and a rel
 
 test('the app data answered 403 signs the user out of the page', async ({ page }) => {
   await signUpAndOpen(page);
+  // The document normally carries the user; without it the app asks /api/user, which refuses.
+  let stripped = false;
+  await page.route('**/platform/files', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()).replace(/<script type="application\/json" id="app-user">.*?<\/script>/s, () => {
+      stripped = true;
+      return '';
+    });
+    await route.fulfill({ response, body });
+  });
   await page.route('**/api/user', (route) => (route.request().method() === 'GET' ? route.fulfill({ status: 403, contentType: 'application/json', body: '{"message":"Forbidden"}' }) : route.continue()));
   // The page goes to sign-in (which, the session being fine, sends it straight back).
   const toSignIn = page.waitForRequest((r) => r.isNavigationRequest() && /\/sign-in\?redirect=%2Fplatform%2Ffiles$/.test(r.url()));
   await page.goto('/platform/files');
   await toSignIn;
+  expect(stripped).toBe(true);
   await page.unroute('**/api/user');
+  await page.unroute('**/platform/files');
 });
 
 test('on large screens the file area has one sidebar: the sections, then places, favourites and folders, scrolling on its own', async ({ page }) => {

@@ -7,7 +7,8 @@ import { $translations, loadTranslations, t } from '../../stores/i18n.ts';
 import { $router, redirectPage } from '../../stores/router.ts';
 import { watchSession } from '../../stores/session.ts';
 import { closeTopmost } from '../../stores/ui.ts';
-import { prefetchListing } from '../../stores/files.ts';
+import { $listing, prefetchListing, whenListingSettled } from '../../stores/files.ts';
+import { preloadUploaders } from '../../stores/uploads.ts';
 import { $user, loadUser } from '../../stores/user.ts';
 import { lazyScreen } from './screenLoader.ts';
 import { ScreenErrorBoundary } from './ScreenErrorBoundary.tsx';
@@ -41,12 +42,40 @@ const FILE_AREA_ROUTES = new Set(['files', 'recent', 'sharedItems', 'trash']);
 
 function prefetchScreens(admin: boolean): void {
   const run = () => {
+    preloadUploaders();
     for (const [name, load] of Object.entries(screens)) if (admin || name !== 'admin') void load().catch(() => undefined);
     if (admin) void screens.admin().then((area) => area.prefetchAdminScreens()).catch(() => undefined);
   };
-  if ('requestIdleCallback' in window) requestIdleCallback(run);
-  else setTimeout(run, 200);
+  const idle = () => ('requestIdleCallback' in window ? requestIdleCallback(run) : setTimeout(run, 200));
+  // Not before the opening screen has its list: the other scripts would compete with drawing it.
+  void opened.finally(() => {
+    const route = $router.get()?.route ?? '';
+    if (LISTING_ROUTES.has(route) && !$listing.get()) {
+      // The screen opens its listing as it mounts: wait for that one.
+      const stop = $listing.listen(() => {
+        stop();
+        whenListingSettled(idle);
+      });
+    } else whenListingSettled(idle);
+  });
 }
+
+const LISTING_ROUTES = new Set(['files', 'trash', 'recent']);
+let opened: Promise<unknown> = Promise.resolve();
+
+/**
+ * The open screen's script and the list it will show are asked for as soon as this module runs,
+ * while React draws the shell, not after its first render.
+ */
+function prefetchOpening(): void {
+  const opening = $router.get();
+  const openingScreen = opening?.route.startsWith('admin') ? 'admin' : opening?.route;
+  if (openingScreen && openingScreen in screens) opened = screens[openingScreen as keyof typeof screens]().catch(() => undefined);
+  if (opening?.route === 'files') prefetchListing({ kind: 'folder', id: opening.params.id || null });
+  else if (opening?.route === 'trash') prefetchListing({ kind: 'trash', id: opening.params.id || null });
+  else if (opening?.route === 'recent') prefetchListing({ kind: 'latest' });
+}
+if (typeof window !== 'undefined') prefetchOpening();
 
 /** The signed-in app: platform, user settings and admin, routed in history mode inside one shell. */
 export default function App() {
@@ -56,18 +85,15 @@ export default function App() {
   const [failed, setFailed] = useState<string | null>(null);
 
   useEffect(() => {
-    // The open screen's script is fetched now, beside the user and the translations, not after them.
-    const opening = $router.get();
-    const openingScreen = opening?.route.startsWith('admin') ? 'admin' : opening?.route;
-    if (openingScreen && openingScreen in screens) void screens[openingScreen as keyof typeof screens]().catch(() => undefined);
-    // So is the list it will show.
-    if (opening?.route === 'files') prefetchListing({ kind: 'folder', id: opening.params.id || null });
-    else if (opening?.route === 'trash') prefetchListing({ kind: 'trash', id: opening.params.id || null });
-    else if (opening?.route === 'recent') prefetchListing({ kind: 'latest' });
-    void loadTranslations($config.get()?.locale ?? 'en');
-    loadUser()
-      .then((loaded) => prefetchScreens(loaded.attributes.role === 'admin'))
-      .catch((error: unknown) => setFailed(error instanceof Error ? error.message : String(error)));
+    // The document normally carries both (src/layouts/AppLayout.astro); fetched only when it does not.
+    if (!$translations.get()) void loadTranslations($config.get()?.locale ?? 'en');
+    const carried = $user.get();
+    if (carried) prefetchScreens(carried.attributes.role === 'admin');
+    else {
+      loadUser()
+        .then((loaded) => prefetchScreens(loaded.attributes.role === 'admin'))
+        .catch((error: unknown) => setFailed(error instanceof Error ? error.message : String(error)));
+    }
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape' && !event.defaultPrevented) closeTopmost();
     };

@@ -3,7 +3,12 @@
  * escaped so no value (an app name, a user's name) can close the element or break the page.
  */
 export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value)
+  return escapeJsonForScript(JSON.stringify(value));
+}
+
+/** `jsonForScript` for text that is JSON already (a cached catalogue), escaped the same way. */
+export function escapeJsonForScript(json: string): string {
+  return json
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
     .replace(/&/g, '\\u0026')
