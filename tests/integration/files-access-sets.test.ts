@@ -15,7 +15,10 @@ const env = useSeededServer();
 /** The product code in this process on the server's database, counting every statement it sends. */
 function counted() {
   const counter = { statements: 0 };
-  const plugin: KyselyPlugin = { transformQuery: (args) => (counter.statements++, args.node), transformResult: async (args) => args.result };
+  const plugin: KyselyPlugin = { transformQuery: (args) => {
+      counter.statements++;
+      return args.node;
+    }, transformResult: async (args) => args.result };
   return { counter, ctx: { ...env.seed, db: env.seed.db.withPlugin(plugin) } };
 }
 
