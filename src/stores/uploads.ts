@@ -2,6 +2,7 @@ import Uppy, { type Meta, type UppyFile } from '@uppy/core';
 import Tus from '@uppy/tus';
 import XHRUpload from '@uppy/xhr-upload';
 import { atom, computed } from 'nanostores';
+import { parseErrorBody, type ErrorBody } from './api.ts';
 import { $config } from './config.ts';
 import { $listing, loadTree, refreshListing } from './files.ts';
 import { refreshStorageUsage } from './storage.ts';
@@ -76,8 +77,7 @@ function wire(uppy: Uppy<UploadMeta>): Uppy<UploadMeta> {
   });
   uppy.on('upload-error', (file, error, response) => {
     if (!file) return;
-    const status = response?.status ?? statusFromMessage(error.message);
-    const message = messageFor(status, bodyMessage(response?.body) ?? messageFromText(error.message), file.name);
+    const message = messageFor(refusalOf(error, response), file.name);
     patch(file.id, { status: 'error', error: message });
     showAlert({ title: t('uploads.failed_title'), message });
     settleIfDrained();
@@ -121,34 +121,49 @@ function uploaders(): { small: Uppy<UploadMeta>; large: Uppy<UploadMeta> } {
   return { small, large };
 }
 
-function statusFromMessage(message: string): number {
-  return Number(/response code: (\d{3})/.exec(message)?.[1] ?? /\b(4\d\d|5\d\d)\b/.exec(message)?.[1] ?? 0);
+interface Refusal extends ErrorBody {
+  status: number;
 }
 
-/** tus errors carry the answer in their text ("response text: {json}"). */
-function messageFromText(text: string): string | null {
-  const raw = /response text: (\{.*\})/s.exec(text)?.[1];
-  if (!raw) return null;
-  try {
-    return bodyMessage(JSON.parse(raw));
-  } catch {
-    return null;
-  }
+/** What tus-js-client's error carries: the answer it gave up on. */
+interface TusAnswer {
+  getStatus(): number;
+  getBody(): string;
 }
 
-function bodyMessage(body: unknown): string | null {
-  if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string') return (body as { message: string }).message;
-  return null;
+/**
+ * The server's answer to a failed upload: its status and body (`{ message, code?, errors? }`).
+ * tus errors carry the answer itself (`originalResponse`); xhr-upload hands over the request.
+ */
+function refusalOf(error: Error, response: unknown): Refusal {
+  const tus = (error as { originalResponse?: TusAnswer | null }).originalResponse;
+  if (tus) return { status: tus.getStatus(), ...parseErrorBody(tus.getBody()) };
+  const xhr = (error as { request?: XMLHttpRequest }).request ?? (typeof XMLHttpRequest !== 'undefined' && response instanceof XMLHttpRequest ? response : undefined);
+  if (xhr) return { status: xhr.status, ...parseErrorBody(xhr.responseText) };
+  const status = (response as { status?: unknown } | undefined)?.status;
+  return { status: typeof status === 'number' ? status : 0, ...parseErrorBody((response as { body?: unknown } | undefined)?.body) };
 }
 
-/** SPEC §8: the popup for each refusal. */
-function messageFor(status: number, serverMessage: string | null, name: string): string {
-  if (status === 423) return serverMessage ?? t('uploads.exceed_limit');
-  if (status === 422) return serverMessage ?? t('uploads.blocked_type', { name });
-  if (status === 413) return serverMessage ?? t('uploads.too_large', { limit: $config.get()?.uploadLimitFormatted ?? '' });
-  if (status === 401) return serverMessage ?? t('errors.session_ended');
-  return serverMessage ?? t('popup_error.message');
+/** SPEC §8: the popup for each refusal, by the server's code; by status only for an answer without one (a proxy's 413). */
+function messageFor(refusal: Refusal, name: string): string {
+  const kind = refusal.code ? REFUSAL_KINDS[refusal.code] : STATUS_KINDS[refusal.status];
+  if (refusal.message) return refusal.message;
+  if (kind === 'quota') return t('uploads.exceed_limit');
+  if (kind === 'type') return t('uploads.blocked_type', { name });
+  if (kind === 'size') return t('uploads.too_large', { limit: $config.get()?.uploadLimitFormatted ?? '' });
+  if (kind === 'session') return t('errors.session_ended');
+  return t('popup_error.message');
 }
+
+type RefusalKind = 'quota' | 'type' | 'size' | 'session';
+const REFUSAL_KINDS: Record<string, RefusalKind> = {
+  storage_limit_exceeded: 'quota',
+  mimetype_blacklisted: 'type',
+  upload_limit_exceeded: 'size',
+  unauthenticated: 'session',
+  invalid_token: 'session',
+};
+const STATUS_KINDS: Record<number, RefusalKind> = { 423: 'quota', 422: 'type', 413: 'size', 401: 'session' };
 
 let refreshTimer: ReturnType<typeof setTimeout> | null = null;
 function scheduleRefresh(parentId: string | null): void {
