@@ -43,7 +43,7 @@ export function dataRoute<P>(options: DataRouteOptions<P>): DataHandler {
       const principal = await options.principal(ctx, req, pathname);
       await options.handle({ ctx, req, res, pathname, principal });
     } catch (error) {
-      if (req.destroyed && !req.complete) return; // the client went away
+      if (req.socket?.destroyed) return; // the client went away: nobody reads an answer
       drain(req, res);
       if (!sendError(res, withHeaders(error, options.refusalHeaders))) throw error;
     }

@@ -54,7 +54,14 @@ export function plainUploadRoute(open: (ctx: AppContext, req: IncomingMessage, p
     methods: ['POST'],
     principal: open,
     handle: async ({ ctx, req, res, principal }) => {
-      const result = await receivePlain(ctx, principal.actor, req, principal.binding);
+      let result: Outcome;
+      try {
+        result = await receivePlain(ctx, principal.actor, req, principal.binding);
+      } catch (error) {
+        // The body was cut off (the client went away, or stalled past upload_idle_seconds): no answer.
+        if (req.destroyed && !req.complete) return;
+        throw error;
+      }
       if (!('item' in result)) return sendJson(res, 200, { upload_id: result.uploadId, offset: result.offset });
       await principal.after?.(result.item);
       sendJson(res, 201, principal.answer(result.item));
