@@ -1,9 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import parseRange from 'range-parser';
-import type { AppContext } from '../context.ts';
 import { requireDownloadableFile } from '../files/access.ts';
 import type { User } from '../auth/sessions.ts';
-import { sendJson } from '../http/data-auth.ts';
 import { dataRoute, type DataRequest } from '../http/data-route.ts';
 import { notFound } from '../http/errors.ts';
 import { readerOf } from './reader.ts';
@@ -36,7 +34,7 @@ async function sendFile({ ctx, req, res, pathname, principal: actor }: DataReque
   const stat = await ctx.blobs.stat(blobKey);
   if (!stat) {
     ctx.logger.error({ itemId: item.id, blobKey }, 'a file row has no blob');
-    return sendJson(res, 404, { message: 'The file’s bytes were not found.' });
+    throw notFound('The file’s bytes were not found.');
   }
   const size = stat.size;
   const etag = etagOf(blobKey, size);

@@ -1,11 +1,8 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AppContext } from '../context.ts';
 import { etagListMatches, etagOf } from '../downloads/headers.ts';
 import { streamTo } from '../downloads/stream.ts';
 import { requireOwnedItem } from '../files/access.ts';
 import type { User } from '../auth/sessions.ts';
 import { readerOf } from '../downloads/reader.ts';
-import { sendJson } from '../http/data-auth.ts';
 import { dataRoute, type DataRequest } from '../http/data-route.ts';
 import { notFound } from '../http/errors.ts';
 import { THUMBNAIL_SIZES, thumbnailBlobKey, type ThumbnailSize } from './sizes.ts';
@@ -28,10 +25,10 @@ async function sendThumbnail({ ctx, req, res, pathname, principal: actor }: Data
   if (!match) throw notFound();
   const [, id, size] = match as unknown as [string, string, ThumbnailSize];
   const item = await requireOwnedItem(ctx, actor, id, { trashed: 'any' });
-  if (!item.thumbnail_key || !(size in THUMBNAIL_SIZES)) return sendJson(res, 404, { message: 'This item has no thumbnail.' });
+  if (!item.thumbnail_key || !(size in THUMBNAIL_SIZES)) throw notFound('This item has no thumbnail.');
   const key = thumbnailBlobKey(item.thumbnail_key, size);
   const stat = await ctx.blobs.stat(key);
-  if (!stat) return sendJson(res, 404, { message: 'This item has no thumbnail.' });
+  if (!stat) throw notFound('This item has no thumbnail.');
   const etag = etagOf(key, stat.size);
   const headers = {
     ETag: etag,
