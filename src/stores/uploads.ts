@@ -144,20 +144,27 @@ function refusalOf(error: Error, response: unknown): Refusal {
   return { status: typeof status === 'number' ? status : 0, ...parseErrorBody((response as { body?: unknown } | undefined)?.body) };
 }
 
-/** SPEC §8: the popup for each refusal, by the server's code; by status only for an answer without one (a proxy's 413). */
+/**
+ * SPEC §8: the popup for each refusal, in the user's language, chosen by the server's code; the
+ * server's message for a refusal the spec names no popup for; by status only for an answer
+ * without a code (a proxy's 413).
+ */
 function messageFor(refusal: Refusal, name: string): string {
-  const kind = refusal.code ? REFUSAL_KINDS[refusal.code] : STATUS_KINDS[refusal.status];
-  if (refusal.message) return refusal.message;
+  const kind = refusal.code ? REFUSAL_KINDS[refusal.code] : refusal.message ? undefined : STATUS_KINDS[refusal.status];
   if (kind === 'quota') return t('uploads.exceed_limit');
-  if (kind === 'type') return t('uploads.blocked_type', { name });
+  if (kind === 'no-uploads') return t('uploads.exceed_upload_limit');
+  if (kind === 'disabled') return t('uploads.upload_temporarily_disabled');
+  if (kind === 'type') return t('uploads.blocked_type', { name: extensionOf(name) || name });
   if (kind === 'size') return t('uploads.too_large', { limit: $config.get()?.uploadLimitFormatted ?? '' });
   if (kind === 'session') return t('errors.session_ended');
-  return t('popup_error.message');
+  return refusal.message ?? t('popup_error.message');
 }
 
-type RefusalKind = 'quota' | 'type' | 'size' | 'session';
+type RefusalKind = 'quota' | 'no-uploads' | 'disabled' | 'type' | 'size' | 'session';
 const REFUSAL_KINDS: Record<string, RefusalKind> = {
   storage_limit_exceeded: 'quota',
+  exceed_upload_limit: 'no-uploads',
+  upload_temporarily_disabled: 'disabled',
   mimetype_blacklisted: 'type',
   upload_limit_exceeded: 'size',
   unauthenticated: 'session',
