@@ -1,16 +1,45 @@
 /**
  * The one HTTP client the islands use: same-origin, cookie session, the X-Requested-With header
- * the server's CSRF check expects, `{ message, errors }` errors turned into ApiError, and a session
+ * the server's CSRF check expects, `{ message, code?, errors? }` errors turned into ApiError, and a session
  * that ended while the page was open sent to sign-in with the way back.
  */
 export class ApiError extends Error {
   readonly status: number;
   readonly errors: Record<string, string[]>;
-  constructor(status: number, message: string, errors: Record<string, string[]> = {}) {
+  /** The server's stable key for the refusal (`storage_limit_exceeded`), when it names one. */
+  readonly code: string | null;
+  constructor(status: number, message: string, errors: Record<string, string[]> = {}, code: string | null = null) {
     super(message);
     this.status = status;
     this.errors = errors;
+    this.code = code;
   }
+}
+
+/** An error answer's body as every server route sends it (errors.ts `errorBody`). */
+export interface ErrorBody {
+  message?: string;
+  code?: string;
+  errors?: Record<string, string[]>;
+}
+
+/** Reads an error answer's body, whatever arrived (JSON text, a parsed object, or nothing usable). */
+export function parseErrorBody(raw: unknown): ErrorBody {
+  let data = raw;
+  if (typeof raw === 'string') {
+    try {
+      data = JSON.parse(raw);
+    } catch {
+      return {};
+    }
+  }
+  if (!data || typeof data !== 'object') return {};
+  const { message, code, errors } = data as Record<string, unknown>;
+  return {
+    ...(typeof message === 'string' ? { message } : {}),
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(errors && typeof errors === 'object' ? { errors: errors as Record<string, string[]> } : {}),
+  };
 }
 
 type Body = Record<string, unknown> | FormData | undefined;
@@ -52,9 +81,9 @@ async function request<T>(method: string, path: string, body?: Body): Promise<T>
     }
   }
   if (!res.ok) {
-    const err = (data ?? {}) as { message?: string; errors?: Record<string, string[]> };
+    const err = parseErrorBody(data);
     if (res.status === 401) signInAgain();
-    throw new ApiError(res.status, err.message ?? `Request failed (${res.status}).`, err.errors ?? {});
+    throw new ApiError(res.status, err.message ?? `Request failed (${res.status}).`, err.errors ?? {}, err.code ?? null);
   }
   return data as T;
 }

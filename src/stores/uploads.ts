@@ -1,5 +1,6 @@
 import type { Meta, Uppy, UppyFile } from '@uppy/core';
 import { atom } from 'nanostores';
+import { parseErrorBody, type ErrorBody } from './api.ts';
 import { $config } from './config.ts';
 import { $listing, loadTree, refreshListing } from './files.ts';
 import { refreshStorageUsage } from './storage.ts';
@@ -69,8 +70,7 @@ function wire(uppy: Uppy<UploadMeta>): Uppy<UploadMeta> {
   });
   uppy.on('upload-error', (file, error, response) => {
     if (!file) return;
-    const status = response?.status ?? statusFromMessage(error.message);
-    const message = messageFor(status, bodyMessage(response?.body) ?? messageFromText(error.message), file.name);
+    const message = messageFor(refusalOf(error, response), file.name);
     // Uppy has stored its own text as the file's error; the row shows the spec's message instead.
     if (uppy.getFile(file.id)) uppy.setFileState(file.id, { error: message });
     showAlert({ title: t('uploads.failed_title'), message });
@@ -131,34 +131,56 @@ async function uploaders(): Promise<{ small: Uppy<UploadMeta>; large: Uppy<Uploa
   return { small, large };
 }
 
-function statusFromMessage(message: string): number {
-  return Number(/response code: (\d{3})/.exec(message)?.[1] ?? /\b(4\d\d|5\d\d)\b/.exec(message)?.[1] ?? 0);
+interface Refusal extends ErrorBody {
+  status: number;
 }
 
-/** tus errors carry the answer in their text ("response text: {json}"). */
-function messageFromText(text: string): string | null {
-  const raw = /response text: (\{.*\})/s.exec(text)?.[1];
-  if (!raw) return null;
-  try {
-    return bodyMessage(JSON.parse(raw));
-  } catch {
-    return null;
-  }
+/** What tus-js-client's error carries: the answer it gave up on. */
+interface TusAnswer {
+  getStatus(): number;
+  getBody(): string;
 }
 
-function bodyMessage(body: unknown): string | null {
-  if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string') return (body as { message: string }).message;
-  return null;
+/**
+ * The server's answer to a failed upload: its status and body (`{ message, code?, errors? }`).
+ * tus errors carry the answer itself (`originalResponse`); xhr-upload hands over the request.
+ */
+function refusalOf(error: Error, response: unknown): Refusal {
+  const tus = (error as { originalResponse?: TusAnswer | null }).originalResponse;
+  if (tus) return { status: tus.getStatus(), ...parseErrorBody(tus.getBody()) };
+  const xhr = (error as { request?: XMLHttpRequest }).request ?? (typeof XMLHttpRequest !== 'undefined' && response instanceof XMLHttpRequest ? response : undefined);
+  if (xhr) return { status: xhr.status, ...parseErrorBody(xhr.responseText) };
+  const status = (response as { status?: unknown } | undefined)?.status;
+  return { status: typeof status === 'number' ? status : 0, ...parseErrorBody((response as { body?: unknown } | undefined)?.body) };
 }
 
-/** SPEC §8: the popup for each refusal. */
-function messageFor(status: number, serverMessage: string | null, name: string): string {
-  if (status === 423) return serverMessage ?? t('uploads.exceed_limit');
-  if (status === 422) return serverMessage ?? t('uploads.blocked_type', { name });
-  if (status === 413) return serverMessage ?? t('uploads.too_large', { limit: $config.get()?.uploadLimitFormatted ?? '' });
-  if (status === 401) return serverMessage ?? t('errors.session_ended');
-  return serverMessage ?? t('popup_error.message');
+/**
+ * SPEC §8: the popup for each refusal, in the user's language, chosen by the server's code; the
+ * server's message for a refusal the spec names no popup for; by status only for an answer
+ * without a code (a proxy's 413).
+ */
+function messageFor(refusal: Refusal, name: string): string {
+  const kind = refusal.code ? REFUSAL_KINDS[refusal.code] : refusal.message ? undefined : STATUS_KINDS[refusal.status];
+  if (kind === 'quota') return t('uploads.exceed_limit');
+  if (kind === 'no-uploads') return t('uploads.exceed_upload_limit');
+  if (kind === 'disabled') return t('uploads.upload_temporarily_disabled');
+  if (kind === 'type') return t('uploads.blocked_type', { name: extensionOf(name) || name });
+  if (kind === 'size') return t('uploads.too_large', { limit: $config.get()?.uploadLimitFormatted ?? '' });
+  if (kind === 'session') return t('errors.session_ended');
+  return refusal.message ?? t('popup_error.message');
 }
+
+type RefusalKind = 'quota' | 'no-uploads' | 'disabled' | 'type' | 'size' | 'session';
+const REFUSAL_KINDS: Record<string, RefusalKind> = {
+  storage_limit_exceeded: 'quota',
+  exceed_upload_limit: 'no-uploads',
+  upload_temporarily_disabled: 'disabled',
+  mimetype_blacklisted: 'type',
+  upload_limit_exceeded: 'size',
+  unauthenticated: 'session',
+  invalid_token: 'session',
+};
+const STATUS_KINDS: Record<number, RefusalKind> = { 423: 'quota', 422: 'type', 413: 'size', 401: 'session' };
 
 let refreshTimer: ReturnType<typeof setTimeout> | null = null;
 function scheduleRefresh(parentId: string | null): void {

@@ -1,9 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import parseRange from 'range-parser';
-import type { AppContext } from '../context.ts';
 import { requireDownloadableFile } from '../files/access.ts';
-import { requireDataUser, sendError, sendJson } from '../http/data-auth.ts';
-import { openShareForData } from '../sharing/data-plane.ts';
+import type { User } from '../auth/sessions.ts';
+import { dataRoute, type DataRequest } from '../http/data-route.ts';
+import { notFound } from '../http/errors.ts';
+import { readerOf } from './reader.ts';
 import { contentDisposition, etagListMatches, etagOf, httpDateSeconds, parseHttpDate, presentationOf } from './headers.ts';
 import { streamTo } from './stream.ts';
 
@@ -23,24 +24,17 @@ function header(req: IncomingMessage, name: string): string | undefined {
  * backpressure, honouring Range (one range; several get the whole file), If-None-Match /
  * If-Modified-Since (304) and If-Range. Only the owner, outside the trash, with downloads allowed.
  */
-export async function serveFile(ctx: AppContext, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-  // `/file/{id}/{share token}`: a share link's holder, acting as the owner inside the share.
-  const [, id, token] = FILE_PATH.exec(pathname) ?? [];
-  const actor = token ? (await openShareForData(ctx, req, res, token, 'read'))?.actor : (await requireDataUser(ctx, req, res))?.user;
-  if (!actor) return;
-  if (!id) return sendJson(res, 404, { message: 'The item was not found.' });
-  let item;
-  try {
-    item = await requireDownloadableFile(ctx, actor, id);
-  } catch (error) {
-    if (sendError(res, error)) return;
-    throw error;
-  }
+export const serveFile = dataRoute({ methods: ['GET', 'HEAD'], principal: readerOf(FILE_PATH, 2), handle: sendFile });
+
+async function sendFile({ ctx, req, res, pathname, principal: actor }: DataRequest<User>): Promise<void> {
+  const id = FILE_PATH.exec(pathname)?.[1];
+  if (!id) throw notFound('The item was not found.');
+  const item = await requireDownloadableFile(ctx, actor, id);
   const blobKey = item.blob_key!;
   const stat = await ctx.blobs.stat(blobKey);
   if (!stat) {
     ctx.logger.error({ itemId: item.id, blobKey }, 'a file row has no blob');
-    return sendJson(res, 404, { message: 'The file’s bytes were not found.' });
+    throw notFound('The file’s bytes were not found.');
   }
   const size = stat.size;
   const etag = etagOf(blobKey, size);

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import ZipStream from 'zip-stream';
@@ -8,8 +8,8 @@ import type { AppContext } from '../context.ts';
 import { requireCanDownload, requireOwnedItems } from '../files/access.ts';
 import { nameKey, nextFreeName } from '../files/names.ts';
 import type { ItemRow } from '../files/queries.ts';
-import { requireDataUser, sendError } from '../http/data-auth.ts';
-import { openShareForData } from '../sharing/data-plane.ts';
+import { dataRoute, type DataRequest } from '../http/data-route.ts';
+import { readerOf } from './reader.ts';
 import { validationError } from '../http/errors.ts';
 import { contentDisposition } from './headers.ts';
 import { listLiveChildrenForZip } from './queries.ts';
@@ -112,21 +112,14 @@ export async function zipName(ctx: AppContext, roots: Pick<ItemRow, 'name' | 'ty
   return `${stem} +${roots.length - 1}.zip`;
 }
 
-export async function serveZip(ctx: AppContext, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-  // `/api/zip/{share token}`: a share link's holder zips items inside the share.
-  const token = SHARED_ZIP.exec(pathname)?.[1];
-  const user = token !== undefined ? (await openShareForData(ctx, req, res, token, 'read'))?.actor : (await requireDataUser(ctx, req, res))?.user;
-  if (!user) return;
-  let roots: ItemRow[];
-  try {
-    const selection = parseZipItems(new URL(req.url ?? '/', 'http://localhost').searchParams.get('items'));
-    // One set-based check for the whole selection (parseZipItems already dropped duplicates).
-    roots = await requireOwnedItems(ctx, user, selection.map(({ id, type }) => ({ id, type, field: 'items' })));
-    requireCanDownload(user);
-  } catch (error) {
-    if (sendError(res, error)) return;
-    throw error;
-  }
+// `/api/zip/{share token}`: a share link's holder zips items inside the share.
+export const serveZip = dataRoute({ methods: ['GET', 'HEAD'], principal: readerOf(SHARED_ZIP, 1), handle: sendZip });
+
+async function sendZip({ ctx, req, res, principal: user }: DataRequest<User>): Promise<void> {
+  const selection = parseZipItems(new URL(req.url ?? '/', 'http://localhost').searchParams.get('items'));
+  // One set-based check for the whole selection (parseZipItems already dropped duplicates).
+  const roots = await requireOwnedItems(ctx, user, selection.map(({ id, type }) => ({ id, type, field: 'items' })));
+  requireCanDownload(user);
 
   const filename = await zipName(ctx, roots);
   res.writeHead(200, {

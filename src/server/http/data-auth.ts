@@ -3,7 +3,7 @@ import { userForAccessToken } from '../auth/access-tokens.ts';
 import { SESSION_COOKIE, validateSessionToken, type User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { isSameOrigin, isUnsafe } from './csrf.ts';
-import { isAppError } from './errors.ts';
+import { AppError, errorBody, isAppError } from './errors.ts';
 
 /**
  * Identity and CSRF for the data plane (plain Node requests that never reach Astro), with the same
@@ -63,31 +63,27 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(JSON.stringify(body));
 }
 
-/** Answers a domain error the way endpoint.ts does: `{ message, code?, errors? }` with its status. */
+/** Answers a domain error the way endpoint.ts does: errors.ts `errorBody` with its status. */
 export function sendError(res: ServerResponse, error: unknown): boolean {
   if (!isAppError(error)) return false;
-  sendJson(res, error.status, { message: error.message, ...(error.code ? { code: error.code } : {}), ...(error.errors ? { errors: error.errors } : {}) }, error.headers ?? {});
+  sendJson(res, error.status, errorBody(error), error.headers ?? {});
   return true;
 }
 
-/**
- * Signs in a data-plane request or answers it (401 / 403) and returns null. Every data-plane route
- * that acts for a user starts here.
- */
-export async function requireDataUser(ctx: AppContext, req: IncomingMessage, res: ServerResponse): Promise<DataAuth | null> {
-  const auth = await authenticate(ctx, req);
-  if (auth === 'bad-token') {
-    sendJson(res, 401, { message: 'The access token is invalid or was revoked.' }, { 'WWW-Authenticate': 'Bearer' });
-    return null;
-  }
+/** A cross-site or header-less browser write, refused (403) before anything is opened. */
+export function requireSameOrigin(ctx: AppContext, req: IncomingMessage, auth: DataAuth | null): void {
   const refusal = csrfRefusal(ctx, req, auth);
-  if (refusal) {
-    sendJson(res, 403, { message: refusal });
-    return null;
-  }
-  if (!auth) {
-    sendJson(res, 401, { message: 'Unauthenticated.' });
-    return null;
-  }
+  if (refusal) throw new AppError(403, refusal, { code: 'csrf_refused' });
+}
+
+/**
+ * The signed-in user of a data-plane request; refuses (401 / 403) otherwise. Every data-plane
+ * route that acts for a user starts here (through data-route.ts, which answers the refusal).
+ */
+export async function dataUser(ctx: AppContext, req: IncomingMessage): Promise<DataAuth> {
+  const auth = await authenticate(ctx, req);
+  if (auth === 'bad-token') throw new AppError(401, 'The access token is invalid or was revoked.', { code: 'invalid_token', headers: { 'WWW-Authenticate': 'Bearer' } });
+  requireSameOrigin(ctx, req, auth);
+  if (!auth) throw new AppError(401, 'Unauthenticated.', { code: 'unauthenticated' });
   return auth;
 }

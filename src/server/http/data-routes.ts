@@ -28,7 +28,7 @@ export const DATA_ROUTES: DataRoute[] = [
   { name: 'branding', match: (p) => isBrandingRequest(p), handle: serveBranding, open: true },
   { name: 'favicon', match: (p, m) => p === '/favicon.ico' && (m === 'GET' || m === 'HEAD'), handle: serveFavicon, open: true },
   { name: 'avatars', match: (p) => isAvatarRequest(p), handle: serveAvatar },
-  { name: 'upload', match: (p) => p === '/api/upload', handle: (ctx, req, res) => handlePlainUpload(ctx, req, res) },
+  { name: 'upload', match: (p) => p === '/api/upload', handle: handlePlainUpload },
   { name: 'upload-tus', match: (p) => isTusRequest(p), handle: handleTus },
   { name: 'upload-remote', match: (p) => isRemoteUploadRequest(p), handle: handleRemoteUpload },
   { name: 'file download', match: isFileRequest, handle: serveFile },

@@ -1,7 +1,7 @@
 import type { APIContext, APIRoute } from 'astro';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
-import { AppError, isAppError, unauthenticated, unsupportedMediaType, validationError } from './errors.ts';
+import { AppError, errorBody, isAppError, unauthenticated, unsupportedMediaType, validationError } from './errors.ts';
 import { setFlash, wantsJson } from './forms.ts';
 import { clientIp } from './ip.ts';
 
@@ -69,7 +69,7 @@ function routeWith(auth: 'required' | 'optional', handlers: Partial<Record<Metho
           setFlash(astro, { message: error.message, errors: error.errors ?? {}, old: oldInput(input.body) });
           return astro.redirect(options.formErrorRedirect(input), 303);
         }
-        return json({ message: error.message, ...(error.code ? { code: error.code } : {}), ...(error.errors ? { errors: error.errors } : {}) }, error.status, error.headers);
+        return json(errorBody(error), error.status, error.headers);
       }
       locals.ctx.logger.error({ err: error, url: request.url }, 'request failed');
       return json({ message: 'Server error.' }, 500);

@@ -9,13 +9,33 @@ export class AppError extends Error {
   readonly headers: Record<string, string> | undefined;
   /** A stable key the client may translate (e.g. the spec's `create_folder_temporarily_disabled`). */
   readonly code: string | undefined;
-  constructor(status: number, message: string, opts: { errors?: Record<string, string[]>; headers?: Record<string, string>; code?: string } = {}) {
+  /** Fields the answer carries besides these (a chunked upload's offset on a 409). */
+  readonly details: Record<string, unknown> | undefined;
+  constructor(status: number, message: string, opts: { errors?: Record<string, string[]>; headers?: Record<string, string>; code?: string; details?: Record<string, unknown> } = {}) {
     super(message);
     this.status = status;
     this.errors = opts.errors;
     this.headers = opts.headers;
     this.code = opts.code;
+    this.details = opts.details;
   }
+}
+
+/** The body of every error answer, on both planes: `{ message, code?, errors?, ...details }`. */
+export interface ErrorBody {
+  message: string;
+  code?: string;
+  errors?: Record<string, string[]>;
+  [detail: string]: unknown;
+}
+
+export function errorBody(error: AppError): ErrorBody {
+  return {
+    ...(error.details ?? {}),
+    message: error.message,
+    ...(error.code ? { code: error.code } : {}),
+    ...(error.errors ? { errors: error.errors } : {}),
+  };
 }
 
 export function isAppError(error: unknown): error is AppError {

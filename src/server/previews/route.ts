@@ -1,10 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AppContext } from '../context.ts';
 import { etagListMatches, etagOf } from '../downloads/headers.ts';
 import { streamTo } from '../downloads/stream.ts';
 import { requireOwnedItem } from '../files/access.ts';
-import { requireDataUser, sendError, sendJson } from '../http/data-auth.ts';
-import { openShareForData } from '../sharing/data-plane.ts';
+import type { User } from '../auth/sessions.ts';
+import { readerOf } from '../downloads/reader.ts';
+import { dataRoute, type DataRequest } from '../http/data-route.ts';
+import { notFound } from '../http/errors.ts';
 import { THUMBNAIL_SIZES, thumbnailBlobKey, type ThumbnailSize } from './sizes.ts';
 
 const THUMBNAIL_PATH = /^\/thumbnail\/([0-9a-f-]{36})\/(xs|sm|md)(?:\.webp)?(?:\/([a-z2-7]{39}))?$/;
@@ -17,25 +17,18 @@ export function isThumbnailRequest(pathname: string, method: string): boolean {
  * Data plane: `GET /thumbnail/{id}/{xs|sm|md}`, a made thumbnail as WebP. Only the owner; items in the
  * trash keep theirs (the trash lists them). 404 while none is made (the item's `thumbnail` is null then).
  */
-export async function serveThumbnail(ctx: AppContext, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+// `/thumbnail/{id}/{size}/{share token}`: a share link's holder, inside the share.
+export const serveThumbnail = dataRoute({ methods: ['GET', 'HEAD'], principal: readerOf(THUMBNAIL_PATH, 3), handle: sendThumbnail });
+
+async function sendThumbnail({ ctx, req, res, pathname, principal: actor }: DataRequest<User>): Promise<void> {
   const match = THUMBNAIL_PATH.exec(pathname);
-  // `/thumbnail/{id}/{size}/{share token}`: a share link's holder, inside the share.
-  const token = match?.[3];
-  const actor = token ? (await openShareForData(ctx, req, res, token, 'read'))?.actor : (await requireDataUser(ctx, req, res))?.user;
-  if (!actor) return;
-  if (!match) return sendJson(res, 404, { message: 'Not found.' });
+  if (!match) throw notFound();
   const [, id, size] = match as unknown as [string, string, ThumbnailSize];
-  let item;
-  try {
-    item = await requireOwnedItem(ctx, actor, id, { trashed: 'any' });
-  } catch (error) {
-    if (sendError(res, error)) return;
-    throw error;
-  }
-  if (!item.thumbnail_key || !(size in THUMBNAIL_SIZES)) return sendJson(res, 404, { message: 'This item has no thumbnail.' });
+  const item = await requireOwnedItem(ctx, actor, id, { trashed: 'any' });
+  if (!item.thumbnail_key || !(size in THUMBNAIL_SIZES)) throw notFound('This item has no thumbnail.');
   const key = thumbnailBlobKey(item.thumbnail_key, size);
   const stat = await ctx.blobs.stat(key);
-  if (!stat) return sendJson(res, 404, { message: 'This item has no thumbnail.' });
+  if (!stat) throw notFound('This item has no thumbnail.');
   const etag = etagOf(key, stat.size);
   const headers = {
     ETag: etag,

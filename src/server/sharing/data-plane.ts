@@ -1,7 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { AppContext } from '../context.ts';
-import { csrfRefusal, readCookie, sendError, sendJson } from '../http/data-auth.ts';
-import { handlePlainUpload } from '../uploads/plain.ts';
+import { readCookie, requireSameOrigin } from '../http/data-auth.ts';
+import { plainUploadRoute } from '../uploads/plain.ts';
 import { scopedItemData } from './presenter.ts';
 import { openShare, type OpenedShare } from './service.ts';
 
@@ -10,20 +10,11 @@ export const SHARE_TOKEN_PART = '([a-z2-7]{39})';
 
 /**
  * Opens a share for a data-plane request (download, thumbnail, zip, upload) or answers the refusal
- * and returns null. A write must come from our own origin, as a signed-in browser's would.
+ * by throwing (data-route.ts answers it). A write must come from our own origin, as a signed-in browser's would.
  */
-export async function openShareForData(ctx: AppContext, req: IncomingMessage, res: ServerResponse, token: string, need: 'read' | 'write'): Promise<OpenedShare | null> {
-  const refusal = csrfRefusal(ctx, req, null);
-  if (refusal) {
-    sendJson(res, 403, { message: refusal });
-    return null;
-  }
-  try {
-    return await openShare(ctx, token, (name) => readCookie(req, name), need);
-  } catch (error) {
-    if (sendError(res, error)) return null;
-    throw error;
-  }
+export async function openShareForData(ctx: AppContext, req: IncomingMessage, token: string, need: 'read' | 'write'): Promise<OpenedShare> {
+  requireSameOrigin(ctx, req, null);
+  return openShare(ctx, token, (name) => readCookie(req, name), need);
 }
 
 const EDITOR_UPLOAD = /^\/api\/editor\/upload\/([^/]+)\/?$/;
@@ -33,12 +24,12 @@ export function isSharedUploadRequest(pathname: string): boolean {
 }
 
 /** `POST /api/editor/upload/{token}`: an editor uploads into the shared folder, into the owner's storage and quota. */
-export async function handleSharedUpload(ctx: AppContext, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+export const handleSharedUpload = plainUploadRoute(async (ctx, req, pathname) => {
   const token = EDITOR_UPLOAD.exec(pathname)?.[1] ?? '';
-  let opened: OpenedShare | null = null;
-  await handlePlainUpload(ctx, req, res, {
-    actor: async () => (opened = await openShareForData(ctx, req, res, token, 'write'))?.actor ?? null,
-    present: (item) => scopedItemData(item, token, opened!.item.id),
-    binding: () => `share:${opened!.share.id}`,
-  });
-}
+  const opened = await openShareForData(ctx, req, token, 'write');
+  return {
+    actor: opened.actor,
+    binding: `share:${opened.share.id}`,
+    answer: (item) => ({ data: scopedItemData(item, token, opened.item.id) }),
+  };
+});

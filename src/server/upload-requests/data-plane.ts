@@ -1,24 +1,15 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { AppContext } from '../context.ts';
-import { csrfRefusal, sendError, sendJson } from '../http/data-auth.ts';
+import { requireSameOrigin } from '../http/data-auth.ts';
 import { scopedItemData } from '../sharing/presenter.ts';
-import { handlePlainUpload } from '../uploads/plain.ts';
+import { plainUploadRoute } from '../uploads/plain.ts';
 import type { ItemWithCount } from '../files/queries.ts';
 import { notifyFilesArrived, openActiveRequest, openRequestById, recordRequestItem, type OpenedRequest } from './service.ts';
 
-/** Opens an active request for a data-plane write, or answers the refusal and returns null. */
-export async function openRequestForData(ctx: AppContext, req: IncomingMessage, res: ServerResponse, token: string): Promise<OpenedRequest | null> {
-  const refusal = csrfRefusal(ctx, req, null);
-  if (refusal) {
-    sendJson(res, 403, { message: refusal });
-    return null;
-  }
-  try {
-    return await openActiveRequest(ctx, token);
-  } catch (error) {
-    if (sendError(res, error)) return null;
-    throw error;
-  }
+/** Opens an active request for a data-plane write; refuses by throwing (data-route.ts answers it). */
+export async function openRequestForData(ctx: AppContext, req: IncomingMessage, token: string): Promise<OpenedRequest> {
+  requireSameOrigin(ctx, req, null);
+  return openActiveRequest(ctx, token);
 }
 
 /** After a tus upload became an item: an upload request's holder made it, and its owner is told. */
@@ -40,16 +31,16 @@ export function isRequestUpload(pathname: string): boolean {
  * `POST /api/upload-request/{token}/upload`: a file into the request's folder, into the owner's
  * storage and quota, while the request is active; the owner is told it arrived.
  */
-export async function handleRequestUpload(ctx: AppContext, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+export const handleRequestUpload = plainUploadRoute(async (ctx, req, pathname) => {
   const token = REQUEST_UPLOAD.exec(pathname)?.[1] ?? '';
-  let opened: OpenedRequest | null = null;
-  await handlePlainUpload(ctx, req, res, {
-    actor: async () => (opened = await openRequestForData(ctx, req, res, token))?.actor ?? null,
-    present: (item) => scopedItemData(item, token, opened!.folder.id, 'request'),
-    binding: () => `request:${opened!.request.id}`,
+  const opened = await openRequestForData(ctx, req, token);
+  return {
+    actor: opened.actor,
+    binding: `request:${opened.request.id}`,
+    answer: (item) => ({ data: scopedItemData(item, token, opened.folder.id, 'request') }),
     after: async (item) => {
-      await recordRequestItem(ctx, opened!, item);
-      await notifyFilesArrived(ctx, opened!, item);
+      await recordRequestItem(ctx, opened, item);
+      await notifyFilesArrived(ctx, opened, item);
     },
-  });
-}
+  };
+});

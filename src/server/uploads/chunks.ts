@@ -4,12 +4,10 @@ import { mkdir, readdir, readFile, rename, rm, stat, truncate, writeFile } from 
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ServerResponse } from 'node:http';
 import type { AppContext } from '../context.ts';
 import * as q from '../files/queries.ts';
 import type { ItemWithCount } from '../files/queries.ts';
 import { newBlobKey } from '../files/service.ts';
-import { sendJson } from '../http/data-auth.ts';
 import { AppError, badRequest, isAppError, notFound, validationError } from '../http/errors.ts';
 import type { Settings } from '../settings/service.ts';
 import { findFileByBlobKey, finishUpload } from './finish.ts';
@@ -89,19 +87,8 @@ export function chunkFields(fields: Record<string, string>): ChunkFields | null 
 }
 
 /** A refusal that carries the upload's state in its body (a 409). */
-class ChunkConflict extends AppError {
-  readonly body: Record<string, unknown>;
-  constructor(message: string, code: string, body: Record<string, unknown>) {
-    super(409, message, { code, headers: { 'Upload-Offset': String(body.offset) } });
-    this.body = body;
-  }
-}
-
-/** Answers a ChunkConflict with its body; false for any other error. */
-export function sendChunkConflict(res: ServerResponse, error: unknown): boolean {
-  if (!(error instanceof ChunkConflict)) return false;
-  sendJson(res, 409, { message: error.message, code: error.code, ...error.body }, error.headers ?? {});
-  return true;
+function chunkConflict(message: string, code: string, details: { offset: number; item_id?: string }): AppError {
+  return new AppError(409, message, { code, details, headers: { 'Upload-Offset': String(details.offset) } });
 }
 
 interface PartialUpload {
@@ -208,7 +195,7 @@ export async function receiveChunk(ctx: AppContext, policy: UploadPolicy, source
   const key = keyOf(input.binding, input.chunk.uploadId);
   if (live.has(key)) {
     const current = await readPartial(directory, key);
-    throw new ChunkConflict('A chunk of this upload is being received; wait for its answer.', 'chunk_in_progress', { offset: current?.offset ?? 0 });
+    throw chunkConflict('A chunk of this upload is being received; wait for its answer.', 'chunk_in_progress', { offset: current?.offset ?? 0 });
   }
   live.add(key);
   try {
@@ -224,9 +211,9 @@ async function receiveLocked(ctx: AppContext, policy: UploadPolicy, source: Read
   if (existing) {
     const same = existing.filename === target.name && existing.parent_id === target.parentId && existing.path === target.folders.join('/');
     if (!same) throw validationError({ upload_id: ['This upload_id belongs to another file (its name, folder or path differ).'] });
-    if (existing.finished) throw new ChunkConflict('The upload is complete.', 'upload_complete', { offset: existing.offset, item_id: existing.finished.item_id });
+    if (existing.finished) throw chunkConflict('The upload is complete.', 'upload_complete', { offset: existing.offset, item_id: existing.finished.item_id });
     if (existing.finishing) return settleCrashed(ctx, directory, key, existing);
-    if (chunk.offset !== existing.offset) throw new ChunkConflict(`The upload is at offset ${existing.offset}; send the chunk that starts there.`, 'offset_mismatch', { offset: existing.offset });
+    if (chunk.offset !== existing.offset) throw chunkConflict(`The upload is at offset ${existing.offset}; send the chunk that starts there.`, 'offset_mismatch', { offset: existing.offset });
   } else if (chunk.offset !== 0) {
     // Never begun, swept, or someone else's: the same answer for each.
     throw notFound('The upload was not found; start it again at offset 0.');
@@ -340,7 +327,7 @@ async function settleCrashed(ctx: AppContext, directory: string, key: string, pa
   const item = await findFileByBlobKey(ctx.db, partial.finishing!.blob_key);
   if (item) {
     await writePartial(directory, key, { ...partial, finished: { item_id: item.id, at: ctx.clock.now().toISOString() } });
-    throw new ChunkConflict('The upload is complete.', 'upload_complete', { offset: partial.offset, item_id: item.id });
+    throw chunkConflict('The upload is complete.', 'upload_complete', { offset: partial.offset, item_id: item.id });
   }
   await removePartial(ctx, directory, key);
   throw lostUpload();

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { User } from '../auth/sessions.ts';
@@ -6,9 +6,10 @@ import type { AppContext } from '../context.ts';
 import { requireTargetFolder } from '../files/access.ts';
 import { presentItem } from '../files/presenter.ts';
 import type { ItemWithCount } from '../files/queries.ts';
-import { requireDataUser, sendError, sendJson } from '../http/data-auth.ts';
+import { dataUser, sendJson } from '../http/data-auth.ts';
+import { dataRoute, declaredLength, type DataHandler } from '../http/data-route.ts';
 import { badRequest, isAppError, unsupportedMediaType, validationError } from '../http/errors.ts';
-import { chunkFields, receiveChunk, sendChunkConflict, type ChunkResult } from './chunks.ts';
+import { chunkFields, receiveChunk, type ChunkResult } from './chunks.ts';
 import { finishUpload } from './finish.ts';
 import { discardBlob } from './intents.ts';
 import { assertCanUpload, assertTypeAllowed, checkBeforeBytes, tooLarge, uploadLimit, uploadPolicy, type UploadPolicy } from './limits.ts';
@@ -36,71 +37,46 @@ import { withPlainReservation } from './reservations.ts';
  * The multipart form also takes a file in chunks (chunks.ts): `upload_id`, `offset` and `is_last`
  * before the file part; a chunk that is not the last is answered 200 `{ upload_id, offset }`.
  */
-export interface TokenUpload {
-  /** The owner, scoped by a token (a share link or an upload request), or null once refused and answered. */
-  actor: () => Promise<User | null>;
-  /** The item resource the token holder is answered with. */
-  present: (item: ItemWithCount) => unknown;
+export interface Uploader {
+  /** Who the upload is for: the user, or the owner scoped by a token (a share link or an upload request). */
+  actor: User;
+  /** What a chunked upload is bound to: the user's id, `share:{id}` or `request:{id}`. */
+  binding: string;
+  /** The body of the 201: the item resource the uploader may see. */
+  answer: (item: ItemWithCount) => unknown;
   /** After the item is made (an upload request tells its owner). */
   after?: (item: ItemWithCount) => Promise<void>;
-  /** What a chunked upload is bound to (`share:{id}`, `request:{id}`), known once `actor` let the holder in. */
-  binding: () => string;
 }
 
-export async function handlePlainUpload(ctx: AppContext, req: IncomingMessage, res: ServerResponse, token?: TokenUpload): Promise<void> {
-  if (req.method !== 'POST') {
-    drain(req, res);
-    return sendJson(res, 405, { message: 'Method not allowed.' }, { Allow: 'POST' });
-  }
-  const user = token ? await token.actor() : (await requireDataUser(ctx, req, res))?.user;
-  if (!user) return drain(req, res);
-  try {
-    const result = await receivePlain(ctx, user, req, token ? token.binding() : user.id);
-    if (!('item' in result)) return sendJson(res, 200, { upload_id: result.uploadId, offset: result.offset });
-    const { item } = result;
-    await token?.after?.(item);
-    sendJson(res, 201, token ? { data: token.present(item) } : presentItem(item));
-  } catch (error) {
-    if (req.destroyed && !req.complete) return; // the client went away
-    drain(req, res);
-    if (!sendChunkConflict(res, error) && !sendError(res, error)) throw error;
-  }
-}
-
-/** What an early answer still reads of the body, so the client sees the answer, not a reset. */
-const DRAIN_LIMIT = 64 * 1024 * 1024;
-
-/**
- * After an early answer: discard the rest of the body so the connection stays usable (a socket
- * closed on unread bytes is reset, and the client may never read the answer). A body declared
- * larger than DRAIN_LIMIT gets `Connection: close` instead, and no body is read for more than
- * DRAIN_LIMIT bytes or 10 seconds.
- */
-function drain(req: IncomingMessage, res: ServerResponse): void {
-  if (req.complete) return;
-  const declared = declaredLength(req);
-  if ((declared === null || declared > DRAIN_LIMIT) && !res.headersSent) res.setHeader('Connection', 'close');
-  let discarded = 0;
-  req.on('data', (chunk: Buffer) => {
-    discarded += chunk.length;
-    if (discarded > DRAIN_LIMIT) req.destroy();
+/** The data-plane route of a one-request upload for whoever `open` lets in (refusing by throwing). */
+export function plainUploadRoute(open: (ctx: AppContext, req: IncomingMessage, pathname: string) => Promise<Uploader>): DataHandler {
+  return dataRoute({
+    methods: ['POST'],
+    principal: open,
+    handle: async ({ ctx, req, res, principal }) => {
+      let result: Outcome;
+      try {
+        result = await receivePlain(ctx, principal.actor, req, principal.binding);
+      } catch (error) {
+        // The body was cut off (the client went away, or stalled past upload_idle_seconds): no answer.
+        if (req.destroyed && !req.complete) return;
+        throw error;
+      }
+      if (!('item' in result)) return sendJson(res, 200, { upload_id: result.uploadId, offset: result.offset });
+      await principal.after?.(result.item);
+      sendJson(res, 201, principal.answer(result.item));
+    },
   });
-  req.resume();
-  setTimeout(() => {
-    if (!req.complete) req.destroy();
-  }, 10_000).unref();
 }
+
+export const handlePlainUpload = plainUploadRoute(async (ctx, req) => {
+  const { user } = await dataUser(ctx, req);
+  return { actor: user, binding: user.id, answer: presentItem };
+});
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-function declaredLength(req: IncomingMessage): number | null {
-  const raw = header(req, 'content-length');
-  if (raw === undefined) return null;
-  const n = Number(raw);
-  return Number.isSafeInteger(n) && n >= 0 ? n : null;
 }
 
 /** The item, or where a chunked upload stands after a chunk that was not the last. */

@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { z } from 'zod';
 import type { RemoteUploadsTable } from '../../../db/schema.ts';
+import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { requireTargetFolder } from '../files/access.ts';
 import { takeHourly } from '../http/budget.ts';
-import { requireDataUser, sendError, sendJson } from '../http/data-auth.ts';
-import { AppError, badRequest, unsupportedMediaType, validationError } from '../http/errors.ts';
+import { dataUser, sendJson } from '../http/data-auth.ts';
+import { dataRoute } from '../http/data-route.ts';
+import { AppError, badRequest, notFound, unsupportedMediaType, validationError } from '../http/errors.ts';
 import { runEvery } from '../jobs/every.ts';
 import { createNotification } from '../notifications/service.ts';
 import { getSettings } from '../settings/service.ts';
@@ -89,50 +91,49 @@ async function readJson(req: IncomingMessage, limit = 64 * 1024): Promise<unknow
   }
 }
 
-export async function handleRemoteUpload(ctx: AppContext, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-  const id = pathname.slice(REMOTE_PATH.length + 1);
-  const method = req.method ?? 'GET';
-  if (pathname === REMOTE_PATH ? method !== 'POST' : method !== 'GET' || id.includes('/')) {
-    req.resume();
-    return sendJson(res, 405, { message: 'Method not allowed.' }, { Allow: pathname === REMOTE_PATH ? 'POST' : 'GET' });
+/** `POST /api/upload/remote` starts an import; `GET /api/upload/remote/{id}` reads one. The owner only. */
+export const handleRemoteUpload = dataRoute({
+  methods: (pathname) => (pathname === REMOTE_PATH ? ['POST'] : pathname.slice(REMOTE_PATH.length + 1).includes('/') ? [] : ['GET']),
+  principal: dataUser,
+  handle: async ({ ctx, req, res, pathname, principal: { user } }) => {
+    if (pathname !== REMOTE_PATH) return sendJson(res, 200, present(await findJob(ctx, user.id, pathname.slice(REMOTE_PATH.length + 1))));
+    sendJson(res, 202, present(await startJob(ctx, user, await readJson(req))));
+  },
+});
+
+async function findJob(ctx: AppContext, userId: string, id: string): Promise<JobRow> {
+  const job = await ctx.db.selectFrom('remote_uploads').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  if (!job) throw notFound('The import was not found.');
+  return job;
+}
+
+async function startJob(ctx: AppContext, user: User, body: unknown): Promise<JobRow> {
+  const parsed = Body.safeParse(body);
+  if (!parsed.success) {
+    const errors: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) (errors[issue.path.join('.') || 'body'] ??= []).push(issue.message);
+    throw validationError(errors);
   }
-  const auth = await requireDataUser(ctx, req, res);
-  if (!auth) return void req.resume();
-  try {
-    if (pathname !== REMOTE_PATH) {
-      const job = await ctx.db.selectFrom('remote_uploads').selectAll().where('id', '=', id).where('user_id', '=', auth.user.id).executeTakeFirst();
-      if (!job) return sendJson(res, 404, { message: 'The import was not found.' });
-      return sendJson(res, 200, present(job));
+  const urls = parsed.data.urls.map((raw, index) => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw validationError({ [`urls.${index}`]: ['The URL is not valid.'] });
     }
-    const parsed = Body.safeParse(await readJson(req));
-    if (!parsed.success) {
-      const errors: Record<string, string[]> = {};
-      for (const issue of parsed.error.issues) (errors[issue.path.join('.') || 'body'] ??= []).push(issue.message);
-      throw validationError(errors);
-    }
-    const urls = parsed.data.urls.map((raw, index) => {
-      let url: URL;
-      try {
-        url = new URL(raw);
-      } catch {
-        throw validationError({ [`urls.${index}`]: ['The URL is not valid.'] });
-      }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw validationError({ [`urls.${index}`]: ['Only http and https URLs can be imported.'] });
-      return url.href;
-    });
-    assertCanUpload(auth.user, await uploadPolicy(ctx, auth.user));
-    const parent = await requireTargetFolder(ctx, auth.user, parsed.data.parent_id ?? null, 'parent_id');
-    await takeImportBudget(ctx, auth.user.id, urls.length);
-    const job: JobRow = {
-      id: randomUUID(), user_id: auth.user.id, parent_id: parent?.id ?? null, status: 'running',
-      urls: JSON.stringify(urls), results: '[]', created_at: ctx.clock.now().toISOString(), finished_at: null,
-    };
-    await ctx.db.insertInto('remote_uploads').values(job).execute();
-    void runJob(ctx, job).catch((error: unknown) => ctx.logger.error({ err: error, job: job.id }, 'remote upload job failed'));
-    sendJson(res, 202, present(job));
-  } catch (error) {
-    if (!sendError(res, error)) throw error;
-  }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw validationError({ [`urls.${index}`]: ['Only http and https URLs can be imported.'] });
+    return url.href;
+  });
+  assertCanUpload(user, await uploadPolicy(ctx, user));
+  const parent = await requireTargetFolder(ctx, user, parsed.data.parent_id ?? null, 'parent_id');
+  await takeImportBudget(ctx, user.id, urls.length);
+  const job: JobRow = {
+    id: randomUUID(), user_id: user.id, parent_id: parent?.id ?? null, status: 'running',
+    urls: JSON.stringify(urls), results: '[]', created_at: ctx.clock.now().toISOString(), finished_at: null,
+  };
+  await ctx.db.insertInto('remote_uploads').values(job).execute();
+  void runJob(ctx, job).catch((error: unknown) => ctx.logger.error({ err: error, job: job.id }, 'remote upload job failed'));
+  return job;
 }
 
 /** Each URL is a fetch the server makes for the user: `remote_upload_per_user_per_hour` of them an hour (429 past it). */

@@ -8,8 +8,9 @@ import type { AppContext } from '../context.ts';
 import { requireTargetFolder } from '../files/access.ts';
 import { presentItem } from '../files/presenter.ts';
 import { findItemWithCount, type ItemWithCount } from '../files/queries.ts';
-import { requireDataUser, sendJson } from '../http/data-auth.ts';
-import { badRequest, isAppError } from '../http/errors.ts';
+import { dataUser } from '../http/data-auth.ts';
+import { dataRoute, type DataRequest } from '../http/data-route.ts';
+import { AppError, badRequest, errorBody, isAppError, notFound, unsupportedMediaType } from '../http/errors.ts';
 import { openShareForData } from '../sharing/data-plane.ts';
 import { openRequestForData } from '../upload-requests/data-plane.ts';
 import { runEvery } from '../jobs/every.ts';
@@ -26,7 +27,7 @@ import { sweepChunks } from './chunks.ts';
  * extension and we do not advertise one; creation-defer-length is switched off: the length must be
  * known to check the limits before the bytes flow.)
  *
- * - Every request, OPTIONS included, is signed in with requireDataUser (bearer token, or the
+ * - Every request, OPTIONS included, is signed in with dataUser (bearer token, or the
  *   session cookie with our Origin and X-Requested-With on writes). CORS is answered for our own
  *   origin only.
  * - Metadata keys: `filename`, `filetype`, `parent_id` ('' for home), `path` (a folder upload's
@@ -43,7 +44,7 @@ import { sweepChunks } from './chunks.ts';
  *   percent-encoded JSON: `JSON.parse(decodeURIComponent(value))`). A HEAD of a finished upload
  *   answers the same headers with Upload-Offset = Upload-Length, so a client that lost that answer
  *   and resumes learns it is done instead of starting over; finished records go after the expiry.
- * - Refusals answer the status of limits.ts with a JSON body `{ message, code?, errors? }`.
+ * - Refusals answer the status of limits.ts with errors.ts `errorBody`: `{ message, code?, errors? }`.
  * - Creation reserves the Upload-Length against the owner's quota and counts against the cap of
  *   open uploads (`max_open_uploads`), atomically (reservations.ts); the reservation goes when the
  *   upload becomes an item, is terminated (DELETE) or is swept.
@@ -115,7 +116,7 @@ function nodeRequest(req: unknown): IncomingMessage | undefined {
 /** A domain error as the tus server throws it: the status, and our JSON body. */
 function tusError(error: unknown): unknown {
   if (!isAppError(error)) return error;
-  return { status_code: error.status, body: JSON.stringify({ message: error.message, ...(error.code ? { code: error.code } : {}), ...(error.errors ? { errors: error.errors } : {}) }) };
+  return { status_code: error.status, body: JSON.stringify(errorBody(error)) };
 }
 
 function itemHeaders(item: ItemWithCount | undefined, id: string): Record<string, string> {
@@ -135,7 +136,7 @@ function uploadsFor(ctx: AppContext): TusUploads {
 
   const onUploadCreate = async (req: unknown, upload: Upload) => {
     const user = users.get(nodeRequest(req)!);
-    if (!user) throw { status_code: 401, body: JSON.stringify({ message: 'Unauthenticated.' }) };
+    if (!user) throw tusError(new AppError(401, 'Unauthenticated.', { code: 'unauthenticated' }));
     try {
       const meta = upload.metadata ?? {};
       const name = uploadName(meta.filename ?? meta.name);
@@ -197,51 +198,39 @@ export async function discardTusUpload(ctx: AppContext, id: string): Promise<voi
   await releaseReservation(ctx.db, id);
 }
 
-function tusRefusal(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  sendJson(res, status, { message }, { 'Tus-Resumable': '1.0.0', ...headers });
-}
+const TUS_HEADERS = { 'Tus-Resumable': '1.0.0' };
 
 /** The data-plane route for /api/upload/tus and /api/upload/tus/{id}. */
-export async function handleTus(ctx: AppContext, req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+export const handleTus = dataRoute({
+  // GET of an upload is refused to everyone: bytes are only served as files.
+  methods: (pathname) => (pathname.slice(TUS_PATH.length).replace(/^\/|\/$/g, '') === '' ? ['POST', 'OPTIONS'] : ['HEAD', 'PATCH', 'DELETE', 'OPTIONS']),
+  methodMessage: (method) => (method === 'GET' ? 'Uploads are not served; download the file instead.' : 'Method not allowed.'),
+  principal: tusActor,
+  handle: handleTusRequest,
+  refusalHeaders: TUS_HEADERS,
+});
+
+async function handleTusRequest({ ctx, req, res, pathname, principal: auth }: DataRequest<TusActor>): Promise<void> {
   const method = req.method ?? 'GET';
   const rest = pathname.slice(TUS_PATH.length).replace(/^\/|\/$/g, '');
   const id = rest === '' ? null : rest;
-  if (method === 'GET') return tusRefusal(res, 405, 'Uploads are not served; download the file instead.', { Allow: 'HEAD, PATCH, DELETE, OPTIONS' });
-  const auth = await tusActor(ctx, req, res);
-  if (!auth) return void req.resume();
   const tus = uploadsFor(ctx);
   if (id === null) {
-    if (method !== 'POST' && method !== 'OPTIONS') return tusRefusal(res, 405, 'Method not allowed.', { Allow: 'POST, OPTIONS' });
     // The length is reserved against the quota at creation, so it must be known then (a 4xx, not the library's 501).
-    if (method === 'POST' && req.headers['upload-defer-length'] !== undefined) {
-      req.resume();
-      return tusRefusal(res, 400, 'Upload-Length is required: uploads of a length not yet known are not supported.');
-    }
+    if (method === 'POST' && req.headers['upload-defer-length'] !== undefined) throw badRequest('Upload-Length is required: uploads of a length not yet known are not supported.');
   } else {
-    if (method === 'POST') return tusRefusal(res, 405, 'Method not allowed.', { Allow: 'HEAD, PATCH, DELETE, OPTIONS' });
     const info = ID.test(id) ? ((await tus.store.configstore.get(id)) as StoredUpload | undefined) : undefined;
-    if (!info || (info.metadata?.binding ?? info.metadata?.owner) !== auth.binding) {
-      req.resume();
-      return tusRefusal(res, 404, 'The upload was not found.');
-    }
+    if (!info || (info.metadata?.binding ?? info.metadata?.owner) !== auth.binding) throw notFound('The upload was not found.');
     if (!info.finished && (method === 'HEAD' || method === 'PATCH') && (await leftComplete(tus, info))) {
       // A crash came after the last byte and before the item was recorded: finish it now.
       req.resume();
-      try {
-        await completeTusUpload(ctx, { id: info.id, ownerId: info.metadata?.owner ?? '' });
-      } catch (error) {
-        if (!isAppError(error)) throw error;
-        return sendJson(res, error.status, { message: error.message, ...(error.code ? { code: error.code } : {}), ...(error.errors ? { errors: error.errors } : {}) }, { 'Tus-Resumable': '1.0.0' });
-      }
+      await completeTusUpload(ctx, { id: info.id, ownerId: info.metadata?.owner ?? '' });
       return answerFinished(ctx, req, res, tus, (await readUploadInfo(tus.directory, info.id)) ?? info);
     }
     if (info.finished) return answerFinished(ctx, req, res, tus, info);
     if (method === 'PATCH') {
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== 'application/offset+octet-stream') {
-        req.resume();
-        return tusRefusal(res, 415, 'A PATCH body must be sent as application/offset+octet-stream.');
-      }
+      if (type !== 'application/offset+octet-stream') throw unsupportedMediaType('A PATCH body must be sent as application/offset+octet-stream.');
       // A sign of life: the sweep measures abandonment from the last one.
       await touchReservation(ctx, id);
     }
@@ -251,20 +240,25 @@ export async function handleTus(ctx: AppContext, req: IncomingMessage, res: Serv
   await tus.server.handle(req, res);
 }
 
+interface TusActor {
+  user: User;
+  binding: string;
+}
+
 /** Who uploads: a signed-in user, or a token holder acting as the owner inside the link's scope. */
-async function tusActor(ctx: AppContext, req: IncomingMessage, res: ServerResponse): Promise<{ user: User; binding: string } | null> {
+async function tusActor(ctx: AppContext, req: IncomingMessage): Promise<TusActor> {
   const shareToken = req.headers['x-share-token'];
   const requestToken = req.headers['x-upload-request-token'];
   if (typeof shareToken === 'string') {
-    const opened = await openShareForData(ctx, req, res, shareToken, 'write');
-    return opened && { user: opened.actor, binding: `share:${opened.share.id}` };
+    const opened = await openShareForData(ctx, req, shareToken, 'write');
+    return { user: opened.actor, binding: `share:${opened.share.id}` };
   }
   if (typeof requestToken === 'string') {
-    const opened = await openRequestForData(ctx, req, res, requestToken);
-    return opened && { user: opened.actor, binding: `request:${opened.request.id}` };
+    const opened = await openRequestForData(ctx, req, requestToken);
+    return { user: opened.actor, binding: `request:${opened.request.id}` };
   }
-  const auth = await requireDataUser(ctx, req, res);
-  return auth && { user: auth.user, binding: auth.user.id };
+  const auth = await dataUser(ctx, req);
+  return { user: auth.user, binding: auth.user.id };
 }
 
 /** All its bytes arrived (or already moved to the blob store), yet it is not marked finished. */
@@ -288,7 +282,7 @@ async function answerFinished(ctx: AppContext, req: IncomingMessage, res: Server
   const headers = { 'Tus-Resumable': '1.0.0', 'Upload-Offset': String(size), 'Upload-Length': String(size), 'Cache-Control': 'no-store', ...itemHeaders(live, info.finished!.item_id) };
   if (method === 'HEAD') return void res.writeHead(200, headers).end();
   if (method === 'PATCH' && req.headers['upload-offset'] === String(size)) return void res.writeHead(204, headers).end();
-  if (method === 'PATCH') return tusRefusal(res, 409, 'The upload is complete.', { 'Upload-Offset': String(size) });
+  if (method === 'PATCH') throw new AppError(409, 'The upload is complete.', { headers: { 'Upload-Offset': String(size) } });
   res.writeHead(204, { 'Tus-Resumable': '1.0.0', 'Tus-Version': '1.0.0' }).end();
 }
 
