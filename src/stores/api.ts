@@ -72,7 +72,7 @@ async function request<T>(method: string, path: string, body?: Body): Promise<T>
     throw new ApiError(0, 'The server could not be reached. Check your connection and try again.');
   }
   const text = await res.text();
-  let data: unknown = undefined;
+  let data: unknown;
   if (text) {
     try {
       data = JSON.parse(text);

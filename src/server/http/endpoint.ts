@@ -18,6 +18,7 @@ export interface Input<U extends User | null> {
   ip: string;
 }
 
+// biome-ignore lint/suspicious/noConfusingVoidType: a handler that returns nothing (a 204) is typed void, not undefined.
 type Result = Response | object | undefined | void;
 type Handler<U extends User | null> = (input: Input<U>) => Promise<Result> | Result;
 

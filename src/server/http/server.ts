@@ -75,7 +75,7 @@ export async function createHttpServer(ctx: AppContext): Promise<http.Server> {
     toAstro();
   });
   // CONNECT never reaches the request handler: Node hands the socket over (and drops it when nobody listens).
-  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     answerRaw(socket, 405, 'Method Not Allowed', { message: 'The CONNECT method is not supported.' }, { Allow: SERVED_METHODS.join(', ') });
   });
   // A request Node cannot parse (an unknown method such as TRACK, bad headers) gets a JSON answer
