@@ -1,9 +1,10 @@
 import { useId } from 'react';
+import { describedBy, FieldNotes } from './FieldNotes.tsx';
 
 /** A labelled select with its field error (and an optional hint under it). */
 export function SelectField({ label, value, onChange, options, error, hint }: { label: string; value: string; onChange: (v: string) => void; options: { value: string; label: string }[]; error?: string | undefined; hint?: string | undefined }) {
   const id = useId();
-  const described = [error && `${id}-error`, hint && `${id}-hint`].filter(Boolean).join(' ') || undefined;
+  const described = describedBy(id, hint, error);
   return (
     <div className="mb-4">
       <label className="label" htmlFor={id}>
@@ -16,16 +17,7 @@ export function SelectField({ label, value, onChange, options, error, hint }: { 
           </option>
         ))}
       </select>
-      {hint && (
-        <p id={`${id}-hint`} className="mt-1.5 text-sm text-muted">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }

@@ -1,8 +1,7 @@
 import { useStore } from '@nanostores/react';
-import { RotateCw } from 'lucide-react';
 import { useEffect } from 'react';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { Spinner } from '../../components/Spinner.tsx';
+import { LoadFailedCard, LoadingCard } from '../../components/LoadStates.tsx';
 import { StorageUsage } from '../../components/StorageUsage.tsx';
 import { useTitle } from '../../components/useTitle.ts';
 import { useT } from '../../stores/i18n.ts';
@@ -21,22 +20,8 @@ export default function StorageScreen() {
     <div>
       <PageHeader title={t('storage.title')} subtitle={t('storage.subtitle')} />
       <SettingsNav />
-      {state.status === 'loading' && (
-        <div className="card flex justify-center py-16">
-          <Spinner label={t('app.loading')} />
-        </div>
-      )}
-      {state.status === 'error' && (
-        <div className="card flex flex-col items-start gap-4 p-6">
-          <p role="alert" className="notice-danger w-full">
-            {t('storage.load_failed')}
-          </p>
-          <button type="button" className="btn-secondary" onClick={load}>
-            <RotateCw className="size-4" aria-hidden />
-            {t('storage.retry')}
-          </button>
-        </div>
-      )}
+      {state.status === 'loading' && <LoadingCard />}
+      {state.status === 'error' && <LoadFailedCard title={t('storage.load_failed')} retryLabel={t('storage.retry')} onRetry={load} />}
       {state.status === 'ready' && <StorageUsage usage={state.usage} />}
     </div>
   );

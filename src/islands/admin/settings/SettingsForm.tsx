@@ -1,4 +1,5 @@
 import { useId, type FormEvent, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import { describedBy, FieldNotes } from '../../../components/FieldNotes.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { useT } from '../../../stores/i18n.ts';
 
@@ -63,23 +64,14 @@ export function Section({ title, description, children }: { title: string; descr
 /** A labelled textarea with its hint and field error, the multi-line twin of FormField. */
 export function TextAreaField({ label, error, hint, ...input }: { label: string; error?: string | undefined; hint?: string | undefined } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const id = useId();
-  const described = [error && `${id}-error`, hint && `${id}-hint`].filter(Boolean).join(' ') || undefined;
+  const described = describedBy(id, hint, error);
   return (
     <div className="mb-4">
       <label className="label" htmlFor={id}>
         {label}
       </label>
       <textarea id={id} className="input min-h-24 resize-y" aria-invalid={error ? true : undefined} aria-describedby={described} {...input} />
-      {hint && (
-        <p id={`${id}-hint`} className="mt-1.5 text-sm text-muted">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }
@@ -87,7 +79,7 @@ export function TextAreaField({ label, error, hint, ...input }: { label: string;
 /** A number input with its unit beside it (GB, MB, days), a hint and the field error. */
 export function NumberField({ label, value, onChange, unit, hint, error, min, max, step }: { label: string; value: string; onChange: (v: string) => void; unit: string; hint?: string | undefined; error?: string | undefined; min?: number; max?: number; step?: number | 'any' }) {
   const id = useId();
-  const described = [error && `${id}-error`, hint && `${id}-hint`].filter(Boolean).join(' ') || undefined;
+  const described = describedBy(id, hint, error);
   return (
     <div className="mb-4">
       <label className="label" htmlFor={id}>
@@ -97,16 +89,7 @@ export function NumberField({ label, value, onChange, unit, hint, error, min, ma
         <input id={id} className="input max-w-40" type="number" inputMode="decimal" value={value} min={min} max={max} step={step} onChange={(e) => onChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={described} />
         <span className="text-sm text-muted">{unit}</span>
       </div>
-      {hint && (
-        <p id={`${id}-hint`} className="mt-1.5 text-sm text-muted">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
-import { CircleCheck, RotateCw, UserX } from 'lucide-react';
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { CircleCheck, UserX } from 'lucide-react';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { LoadFailedCard, LoadingCard } from '../../../components/LoadStates.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { ApiError } from '../../../stores/api.ts';
 import { formatDateTime } from '../../../stores/dates.ts';
@@ -13,7 +14,7 @@ type State = { status: 'loading' } | { status: 'error'; message: string } | { st
  * /admin/user/:id/delete: deletes the account for good once its email is typed again. While the
  * server removes the files it follows along (the counts so far); at the end it shows what went.
  */
-export default function UserDeleteTab({ userId, onChanged }: { userId: string; onChanged?: () => void }) {
+export default function UserDeleteTab({ userId }: { userId: string }) {
   const t = useT();
   const [state, setState] = useState<State>({ status: 'loading' });
   const load = useCallback(() => {
@@ -38,34 +39,9 @@ export default function UserDeleteTab({ userId, onChanged }: { userId: string; o
     return () => clearTimeout(timer);
   }, [userId, state, deletionState]);
 
-  // The user screen hears of the account going once, when it went while this tab was open.
-  const seen = useRef<string | null>(null);
-  useEffect(() => {
-    if (deletionState === 'done' && seen.current !== null && seen.current !== 'done') onChanged?.();
-    if (deletionState) seen.current = deletionState;
-  }, [deletionState, onChanged]);
 
-  if (state.status === 'loading') {
-    return (
-      <div className="card flex justify-center py-16">
-        <Spinner label={t('app.loading')} />
-      </div>
-    );
-  }
-  if (state.status === 'error') {
-    return (
-      <div className="card flex flex-col items-start gap-4 p-6">
-        <div role="alert" className="notice-danger w-full">
-          <p className="font-semibold">{t('admin_users.delete_load_failed')}</p>
-          <p>{state.message}</p>
-        </div>
-        <button type="button" className="btn-secondary" onClick={load}>
-          <RotateCw className="size-4" aria-hidden />
-          {t('admin_users.delete_retry')}
-        </button>
-      </div>
-    );
-  }
+  if (state.status === 'loading') return <LoadingCard />;
+  if (state.status === 'error') return <LoadFailedCard title={t('admin_users.delete_load_failed')} detail={state.message} retryLabel={t('admin_users.delete_retry')} onRetry={load} />;
   const { deletion } = state;
   if (deletion.attributes.state === 'none') return <ConfirmDeletion userId={userId} deletion={deletion} onStarted={(d) => setState({ status: 'ready', deletion: d })} />;
   return <DeletionProgress deletion={deletion} />;

@@ -1,6 +1,5 @@
-import { RotateCw } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
-import { Spinner } from '../../../components/Spinner.tsx';
+import { LoadFailedCard, LoadingCard } from '../../../components/LoadStates.tsx';
 import { StorageUsage } from '../../../components/StorageUsage.tsx';
 import { useT } from '../../../stores/i18n.ts';
 import { RestrictionSwitches } from './RestrictionSwitches.tsx';
@@ -30,27 +29,8 @@ export default function UserStorageTab({ userId, onChanged }: { userId: string; 
     onChanged?.();
   };
 
-  if (state.status === 'loading') {
-    return (
-      <div className="card flex justify-center py-16">
-        <Spinner label={t('app.loading')} />
-      </div>
-    );
-  }
-  if (state.status === 'error') {
-    return (
-      <div className="card flex flex-col items-start gap-4 p-6">
-        <div role="alert" className="notice-danger w-full">
-          <p className="font-semibold">{t('admin_users.storage_load_failed')}</p>
-          <p>{state.message}</p>
-        </div>
-        <button type="button" className="btn-secondary" onClick={load}>
-          <RotateCw className="size-4" aria-hidden />
-          {t('admin_users.storage_retry')}
-        </button>
-      </div>
-    );
-  }
+  if (state.status === 'loading') return <LoadingCard />;
+  if (state.status === 'error') return <LoadFailedCard title={t('admin_users.storage_load_failed')} detail={state.message} retryLabel={t('admin_users.storage_retry')} onRetry={load} />;
   const { storage } = state;
   return (
     <div className="flex flex-col gap-6">
