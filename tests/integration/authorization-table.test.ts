@@ -1,0 +1,427 @@
+import { randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { makeThumbnails } from '../../src/server/previews/thumbnails.ts';
+import {
+  apiRoutesOnDisk,
+  type Call,
+  dataRoutesOnDisk,
+  expected,
+  type Helpers,
+  NOT_ITEM_DATA_ROUTES,
+  NOT_ITEM_ROUTES,
+  type ObjectName,
+  objectsFor,
+  type Outcome,
+  PRINCIPALS,
+  type Principal,
+  ROWS,
+  type Row,
+  type Target,
+} from '../support/authz-table.ts';
+import { Client, registerUser } from '../support/client.ts';
+import { mkdir } from '../support/files.ts';
+import { seedFile, seedFolder, useSeededServer } from '../support/seed.ts';
+import { share, uploadTo } from '../support/shares.ts';
+import { createToken } from '../support/uploads.ts';
+
+/**
+ * The authorization table (tests/support/authz-table.ts) run over HTTP against one server per
+ * database: every item route × every principal of its plane × every object, each cell's status,
+ * and for a refusal, that nothing changed.
+ */
+const env = useSeededServer();
+
+type Account = Awaited<ReturnType<typeof registerUser>> & { bearer: string };
+interface Scope {
+  token: string;
+  root: string;
+  sub: string;
+  /** Closed requests: what the holder uploaded before it closed (file and folder). */
+  uploaded?: { file: Target; folder: Target };
+}
+
+interface World {
+  owner: Account;
+  other: Account;
+  stranger: Account;
+  admin: Account;
+  revokedBearer: string;
+  ownerHome: string;
+  strangerHome: string;
+  remoteJob: string;
+  links: Record<'visitor' | 'editor' | 'different' | 'expired' | 'revoked' | 'stranger', Scope>;
+  requests: Record<'active' | 'filled' | 'expired', Scope>;
+  clients: Map<Principal, Client>;
+}
+
+let w: World;
+
+async function account(): Promise<Account> {
+  const registered = await registerUser(env.server.url);
+  return { ...registered, bearer: await createToken(registered.client) };
+}
+
+const unique = (prefix: string) => `${prefix} ${randomUUID().slice(0, 8)}`;
+
+async function png(): Promise<Buffer> {
+  return sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 10, g: 120, b: 200 } } })
+    .png()
+    .toBuffer();
+}
+
+/** A fresh item of `userId` in `parentId` (a PNG with thumbnails when asked). */
+async function makeItem(userId: string, parentId: string | null, kind: 'file' | 'folder', thumbnail = false): Promise<Target> {
+  const name = unique(kind === 'file' ? 'file' : 'folder');
+  if (kind === 'folder') return { id: await seedFolder(env.seed, userId, name, parentId), type: 'folder', name, token: '' };
+  const file = thumbnail
+    ? await seedFile(env.seed, userId, { name: `${name}.png`, parentId, mimetype: 'image/png', content: await png() })
+    : await seedFile(env.seed, userId, { name: `${name}.txt`, parentId, content: 'table' });
+  if (thumbnail) expect((await makeThumbnails(env.seed, file.id)).outcome).toBe('made');
+  return { id: file.id, type: 'file', name: file.name, token: '' };
+}
+
+async function trash(target: Target): Promise<Target> {
+  const res = await w.owner.client.post('/api/remove', { items: [{ id: target.id, type: target.type }] });
+  expect(res.status, res.text).toBe(204);
+  return target;
+}
+
+/** A request holder's own upload (a file) or folder inside the request's folder. */
+async function holderItem(token: string, kind: 'file' | 'folder', parentId = ''): Promise<Target> {
+  const client = new Client(env.server.url);
+  const name = unique('holder');
+  const res =
+    kind === 'file'
+      ? await uploadTo(client, `/api/upload-request/${token}/upload`, 'from the holder', parentId ? { parent_id: parentId } : {}, `${name}.txt`)
+      : await client.post(`/api/upload-request/${token}/create-folder`, { name, ...(parentId ? { parent_id: parentId } : {}) });
+  expect(res.status, res.text).toBe(201);
+  return { id: res.body.data.id, type: kind, name: res.body.data.attributes.name, token };
+}
+
+async function buildWorld(): Promise<World> {
+  const [owner, other, stranger, admin] = [await account(), await account(), await account(), await account()];
+  await env.seed.db.updateTable('users').set({ role: 'admin' }).where('id', '=', admin.user.id).execute();
+  const revoked = await owner.client.post('/api/user/tokens', { name: 'revoked' });
+  expect((await owner.client.request(`/api/user/tokens/${revoked.body.data.id}`, { method: 'DELETE' })).status).toBeLessThan(300);
+  const ownerHome = await mkdir(owner.client, 'Owner home');
+  const strangerHome = await mkdir(stranger.client, 'Stranger home');
+
+  const link = async (account: Account, name: string, body: Record<string, unknown>): Promise<Scope> => {
+    const root = await mkdir(account.client, name);
+    const sub = await mkdir(account.client, 'Sub', root);
+    return { token: (await share(account.client, root, body)).token, root, sub };
+  };
+  const links = {
+    visitor: await link(owner, 'Shared for visitors', {}),
+    editor: await link(owner, 'Shared for editors', { permission: 'editor' }),
+    different: await link(owner, 'Shared elsewhere', { permission: 'editor' }),
+    expired: await link(owner, 'Shared expired', { permission: 'editor', expiration: 1 }),
+    revoked: await link(owner, 'Shared revoked', { permission: 'editor' }),
+    stranger: await link(stranger, 'Stranger shared', { permission: 'editor' }),
+  };
+  await env.seed.db.updateTable('shares').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('token', '=', links.expired.token).execute();
+  expect((await owner.client.post('/api/share/revoke', { _method: 'delete', tokens: [links.revoked.token] })).status).toBe(204);
+
+  const request = async (name: string, close?: 'filled' | 'expired'): Promise<Scope> => {
+    const folder = await mkdir(owner.client, name);
+    const res = await owner.client.post('/api/upload-request', { folder_id: folder });
+    expect(res.status, res.text).toBe(201);
+    const token = res.body.data.attributes.token as string;
+    const sub = (await holderItem(token, 'folder')).id;
+    const uploaded = { file: await holderItem(token, 'file'), folder: await holderItem(token, 'folder') };
+    if (close === 'filled') expect((await new Client(env.server.url).request(`/api/upload-request/${token}`, { method: 'DELETE' })).status).toBe(200);
+    if (close === 'expired') await env.seed.db.updateTable('upload_requests').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('token', '=', token).execute();
+    return { token, root: folder, sub, uploaded };
+  };
+  const requests = { active: await request('Inbox'), filled: await request('Inbox filled', 'filled'), expired: await request('Inbox expired', 'expired') };
+
+  const job = await owner.client.post('/api/upload/remote', { urls: ['http://127.0.0.1:9/nothing.bin'], parent_id: null });
+  expect(job.status, job.text).toBe(202);
+  await importFinished(owner.client, job.body.data.id);
+
+  return {
+    owner,
+    other,
+    stranger,
+    admin,
+    revokedBearer: revoked.body.meta.token,
+    ownerHome,
+    strangerHome,
+    remoteJob: job.body.data.id,
+    links,
+    requests,
+    clients: new Map(),
+  };
+}
+
+/** Waits until a remote import has run (it writes in the background; SQLite takes one writer at a time). */
+async function importFinished(client: Client, id: string): Promise<void> {
+  await vi.waitFor(async () => expect((await client.get(`/api/upload/remote/${id}`)).body.data.attributes.status).not.toBe('running'), { timeout: 10_000, interval: 20 });
+}
+
+// ---- principals
+
+interface Acting {
+  client: Client;
+  bearer?: string;
+  /** The user whose fresh items `mine()` makes (owner plane). */
+  userId: string;
+  /** Share/request planes: the principal's token and the scope its objects are drawn from. */
+  scope?: Scope;
+  token?: string;
+}
+
+const LINK_OF: Partial<Record<Principal, keyof World['links']>> = {
+  'share visitor': 'visitor',
+  'share editor': 'editor',
+  'link to a different item': 'different',
+  'expired link': 'expired',
+  'revoked link': 'revoked',
+  'another user’s link': 'stranger',
+};
+const REQUEST_OF: Partial<Record<Principal, keyof World['requests']>> = { 'request holder': 'active', 'filled request': 'filled', 'expired request': 'expired' };
+
+function acting(principal: Principal): Acting {
+  const fresh = () => {
+    let client = w.clients.get(principal);
+    if (!client) w.clients.set(principal, (client = new Client(env.server.url)));
+    return client;
+  };
+  switch (principal) {
+    case 'signed out':
+      return { client: fresh(), userId: w.owner.user.id };
+    case 'wrong bearer token':
+      return { client: fresh(), bearer: `cd_${'a'.repeat(32)}`, userId: w.owner.user.id };
+    case 'revoked bearer token':
+      return { client: fresh(), bearer: w.revokedBearer, userId: w.owner.user.id };
+    case 'share token as bearer':
+      return { client: fresh(), bearer: w.links.editor.token, userId: w.owner.user.id };
+    case 'request token as bearer':
+      return { client: fresh(), bearer: w.requests.active.token, userId: w.owner.user.id };
+    case 'another user (cookie)':
+      return { client: w.other.client, userId: w.other.user.id };
+    case 'another user (bearer)':
+      return { client: fresh(), bearer: w.other.bearer, userId: w.other.user.id };
+    case 'admin, not the owner':
+      return { client: w.admin.client, userId: w.admin.user.id };
+    case 'owner (cookie)':
+      return { client: w.owner.client, userId: w.owner.user.id };
+    case 'owner (bearer)':
+      return { client: fresh(), bearer: w.owner.bearer, userId: w.owner.user.id };
+    case 'made-up link':
+      return { client: fresh(), userId: w.owner.user.id, scope: w.links.editor, token: 'f'.repeat(39) };
+    case 'made-up request':
+      return { client: fresh(), userId: w.owner.user.id, scope: w.requests.active, token: 'g'.repeat(39) };
+  }
+  const linkName = LINK_OF[principal];
+  if (linkName) {
+    const own = w.links[linkName];
+    // Links that reach other folders are tried on the editor link's items.
+    const scope = principal === 'share visitor' ? own : w.links.editor;
+    return { client: fresh(), userId: w.owner.user.id, scope, token: own.token };
+  }
+  const scope = w.requests[REQUEST_OF[principal]!];
+  return { client: fresh(), userId: w.owner.user.id, scope, token: scope.token };
+}
+
+// ---- objects
+
+async function objectFor(row: Row, principal: Principal, a: Acting, object: ObjectName): Promise<Target> {
+  const kind = row.kind === 'none' ? 'folder' : row.kind;
+  const token = a.token ?? '';
+  const made = async (userId: string, parent: string | null) => ({ ...(await makeItem(userId, parent, kind, row.thumbnail)), token });
+  const owner = w.owner.user.id;
+  switch (object) {
+    case 'listing': {
+      const item = await made(owner, null);
+      // A file inside, named after the folder, for the listings of files (latest).
+      if (row.listing === 'own') await seedFile(env.seed, owner, { name: `${item.name}.txt`, parentId: item.id });
+      if (row.listing === 'trashed') await trash(item);
+      if (row.listing === 'shared') await share(w.owner.client, item.id);
+      return item;
+    }
+    case 'own item':
+      return made(owner, w.ownerHome);
+    case 'trashed item':
+      return trash(await made(owner, w.ownerHome));
+    case 'another user’s item':
+      return made(w.stranger.user.id, w.strangerHome);
+    case 'nonexistent id':
+      return { id: randomUUID(), type: kind, name: 'missing', token };
+    case 'inside the share':
+      return made(owner, a.scope!.root);
+    case 'the share root':
+    case 'the request folder':
+      return { id: a.scope!.root, type: 'folder', name: 'root', token };
+    case 'outside the share':
+    case 'outside the folder':
+      return made(owner, w.ownerHome);
+    case 'trashed inside the share':
+      return trash(await made(owner, a.scope!.root));
+    case 'the owner’s item in the folder':
+      return made(owner, a.scope!.root);
+    case 'uploaded by the holder':
+      if (principal !== 'request holder') return { ...a.scope!.uploaded![kind], token };
+      return holderItem(token, kind);
+  }
+}
+
+/** `touched` collects the other items a call names (the one a move carries), to check them too. */
+function helpers(row: Row, principal: Principal, a: Acting, touched: string[]): Helpers {
+  const mine = async (): Promise<Target> => {
+    if (row.plane === 'owner') return makeItem(a.userId, null, 'file');
+    if (row.plane === 'request') return principal === 'request holder' ? holderItem(a.token!, 'file') : { ...a.scope!.uploaded!.file, token: a.token! };
+    return makeItem(w.owner.user.id, a.scope!.root, 'file');
+  };
+  return {
+    remoteJob: w.remoteJob,
+    sub: a.scope?.sub ?? w.ownerHome,
+    async mine() {
+      const item = await mine();
+      touched.push(item.id);
+      return item;
+    },
+    async shareOf(target) {
+      const holder = target.id === 'missing' ? null : (await env.seed.db.selectFrom('items').select(['owner_id', 'deleted_at']).where('id', '=', target.id).executeTakeFirst()) ?? null;
+      if (!holder || holder.deleted_at) return 'h'.repeat(39);
+      const client = holder.owner_id === w.owner.user.id ? w.owner.client : w.stranger.client;
+      return (await share(client, target.id)).token;
+    },
+  };
+}
+
+// ---- sending a call as a principal
+
+async function send(call: Call, a: Acting, plane: Row['plane']): Promise<{ status: number; body: any; text: string }> {
+  const auth = a.bearer ? { bearer: a.bearer, origin: null, xrw: false } : {};
+  if (call.upload) {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(call.upload)) form.append(k, v);
+    form.append('file', new Blob(['table bytes'], { type: 'text/plain' }), `${unique('upload')}.txt`);
+    return a.client.request(call.path, { method: 'POST', body: form, ...auth });
+  }
+  if (call.tus) {
+    const headers: Record<string, string> = { 'Tus-Resumable': '1.0.0', 'X-Forwarded-For': a.client.ip, Origin: env.server.url };
+    if (a.bearer) headers.Authorization = `Bearer ${a.bearer}`;
+    else if (plane === 'share') headers['X-Share-Token'] = a.token!;
+    else if (plane === 'request') headers['X-Upload-Request-Token'] = a.token!;
+    else if (a.client.cookies.size) {
+      headers.Cookie = [...a.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+      headers['X-Requested-With'] = 'XMLHttpRequest';
+    }
+    const meta = Object.entries(call.tus)
+      .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
+      .join(',');
+    const created = await fetch(env.server.url + call.path, { method: 'POST', headers: { ...headers, 'Upload-Length': '3', 'Upload-Metadata': meta } });
+    const location = created.headers.get('location');
+    if (created.status !== 201 || !location) return { status: created.status, body: null, text: await created.text() };
+    const patch = await fetch(new URL(location, env.server.url), { method: 'PATCH', headers: { ...headers, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, body: 'tus' });
+    const text = await patch.text();
+    return { status: patch.status === 204 ? 201 : patch.status, body: null, text: `PATCH ${patch.status} ${text}` };
+  }
+  return a.client.request(call.path, { method: call.method, ...(call.json !== undefined ? { json: call.json } : {}), ...auth });
+}
+
+// ---- what must not change
+
+async function state(target: Target, touched: string[]): Promise<string> {
+  const db = env.seed.db;
+  const count = async (table: 'items' | 'favourites' | 'shares' | 'upload_requests' | 'remote_uploads') =>
+    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const item = await db
+    .selectFrom('items')
+    .select(['id', 'name', 'parent_id', 'deleted_at', 'owner_id'])
+    .where('id', 'in', [target.id, ...touched])
+    .orderBy('id')
+    .execute();
+  const shares = await db.selectFrom('shares').select(['token', 'permission', 'updated_at']).orderBy('token').execute();
+  const requests = await db.selectFrom('upload_requests').select(['token', 'status']).orderBy('token').execute();
+  const trashed = Number((await db.selectFrom('items').select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is not', null).executeTakeFirstOrThrow()).n);
+  return JSON.stringify({ items: await count('items'), trashed, favourites: await count('favourites'), remote: await count('remote_uploads'), item, shares, requests });
+}
+
+// ---- the table
+
+interface Cell {
+  row: Row;
+  principal: Principal;
+  object: ObjectName;
+  outcome: Outcome;
+  name: string;
+}
+
+const CELLS: Cell[] = ROWS.flatMap((row) =>
+  PRINCIPALS[row.plane].flatMap((principal: Principal) =>
+    objectsFor(row, principal).map((object) => ({
+      row,
+      principal,
+      object,
+      outcome: expected(row, principal, object),
+      name: `${row.key}${row.label ? ` (${row.label})` : ''} · ${principal} · ${object}`,
+    })),
+  ),
+).filter((cell) => cell.outcome !== 'n/a');
+
+/** Cells that show a bug not fixed yet: skipped with the reason, listed here so none is forgotten. */
+const KNOWN_BUGS: Record<string, string> = {};
+
+beforeAll(async () => {
+  w = await buildWorld();
+});
+
+describe('the authorization table', () => {
+  it('has a row for every route under src/pages/api that touches an item', () => {
+    const covered = new Set(ROWS.map((r) => r.key));
+    const missing = apiRoutesOnDisk().filter((key) => !NOT_ITEM_ROUTES.some((re) => re.test(key)) && !covered.has(key));
+    expect(missing, 'routes without a row in tests/support/authz-table.ts').toEqual([]);
+    const unknown = [...covered].filter((key) => !key.startsWith('data:') && !apiRoutesOnDisk().includes(key));
+    expect(unknown, 'rows naming a route that does not exist').toEqual([]);
+  });
+
+  it('has a row for every data route that touches an item', () => {
+    const covered = new Set(ROWS.map((r) => r.key.replace(/^data:/, '')));
+    const names = dataRoutesOnDisk();
+    expect(names).toContain('file download');
+    expect(names.filter((name) => !NOT_ITEM_DATA_ROUTES.includes(name) && !covered.has(name))).toEqual([]);
+  });
+
+  it('tries every principal on its plane', () => {
+    for (const plane of ['owner', 'share', 'request'] as const) {
+      const tried = new Set(CELLS.filter((c) => c.row.plane === plane).map((c) => c.principal));
+      expect([...tried].sort()).toEqual([...PRINCIPALS[plane]].sort());
+    }
+  });
+
+  it.each(CELLS.map((cell) => [cell.name, cell] as const))('%s', async (name, { row, principal, object, outcome }) => {
+    if (KNOWN_BUGS[name]) return;
+    const a = acting(principal);
+    if (row.consumesToken && principal === 'request holder') {
+      const folder = await makeItem(w.owner.user.id, null, 'folder');
+      const res = await w.owner.client.post('/api/upload-request', { folder_id: folder.id });
+      a.token = res.body.data.attributes.token;
+    }
+    const target = await objectFor(row, principal, a, object);
+    const touched: string[] = [];
+    const call = await row.call({ ...target, token: a.token ?? '' }, helpers(row, principal, a, touched));
+    const before = await state(target, touched);
+    const res = await send(call, a, row.plane);
+    const detail = `${call.method} ${call.path}: ${res.status} ${res.text.slice(0, 300)}`;
+    if (outcome === 'ok') {
+      expect(res.status, detail).toBe(row.ok);
+      if (call.path === '/api/upload/remote') await importFinished(w.owner.client, res.body.data.id);
+      if (row.listing && call.method === 'GET') {
+        const owner = principal === 'owner (cookie)' || principal === 'owner (bearer)';
+        if (row.plane === 'owner') expect(res.text.includes(target.name), `${detail}: lists the owner’s item`).toBe(owner);
+      }
+      // Another user's call on their own things leaves the owner's alone; so does closing a closed request.
+      if ((row.othersSeeOwn && !principal.startsWith('owner')) || (row.write && principal === 'filled request')) expect(await state(target, touched), detail).toBe(before);
+      return;
+    }
+    if (outcome === 'empty') {
+      expect(res.status, detail).toBe(200);
+      expect(res.body.data, detail).toEqual([]);
+    } else expect(res.status, detail).toBe(outcome);
+    expect(await state(target, touched), `${detail}: a refusal changed something`).toBe(before);
+  });
+});
