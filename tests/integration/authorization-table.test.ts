@@ -81,6 +81,12 @@ async function makeItem(userId: string, parentId: string | null, kind: 'file' | 
   return { id: file.id, type: 'file', name: file.name, token: '' };
 }
 
+/** Puts a folder on its owner's favourites (even a trashed one: a refusal must leave the mark). */
+async function favourite(target: Target): Promise<void> {
+  const item = await env.seed.db.selectFrom('items').select('owner_id').where('id', '=', target.id).executeTakeFirst();
+  if (item) await env.seed.db.insertInto('favourites').values({ user_id: item.owner_id, item_id: target.id, created_at: new Date().toISOString() }).execute();
+}
+
 async function trash(target: Target): Promise<Target> {
   const res = await w.owner.client.post('/api/remove', { items: [{ id: target.id, type: target.type }] });
   expect(res.status, res.text).toBe(204);
@@ -174,13 +180,16 @@ interface Acting {
 
 const LINK_OF: Partial<Record<Principal, keyof World['links']>> = {
   'share visitor': 'visitor',
+  'share visitor, signed in as the owner': 'visitor',
   'share editor': 'editor',
   'link to a different item': 'different',
   'expired link': 'expired',
   'revoked link': 'revoked',
   'another user’s link': 'stranger',
 };
-const REQUEST_OF: Partial<Record<Principal, keyof World['requests']>> = { 'request holder': 'active', 'filled request': 'filled', 'expired request': 'expired' };
+const REQUEST_OF: Partial<Record<Principal, keyof World['requests']>> = {
+  'request holder': 'active',
+  'request holder, signed in as another user': 'active', 'filled request': 'filled', 'expired request': 'expired' };
 
 function acting(principal: Principal): Acting {
   const fresh = () => {
@@ -218,16 +227,18 @@ function acting(principal: Principal): Acting {
   if (linkName) {
     const own = w.links[linkName];
     // Links that reach other folders are tried on the editor link's items.
+    if (principal === 'share visitor, signed in as the owner') return { client: w.owner.client, userId: w.owner.user.id, scope: own, token: own.token };
     const scope = principal === 'share visitor' ? own : w.links.editor;
     return { client: fresh(), userId: w.owner.user.id, scope, token: own.token };
   }
   const scope = w.requests[REQUEST_OF[principal]!];
-  return { client: fresh(), userId: w.owner.user.id, scope, token: scope.token };
+  const client = principal === 'request holder, signed in as another user' ? w.other.client : fresh();
+  return { client, userId: w.owner.user.id, scope, token: scope.token };
 }
 
 // ---- objects
 
-async function objectFor(row: Row, principal: Principal, a: Acting, object: ObjectName): Promise<Target> {
+async function objectFor(row: Row, a: Acting, object: ObjectName): Promise<Target> {
   const kind = row.kind === 'none' ? 'folder' : row.kind;
   const token = a.token ?? '';
   const made = async (userId: string, parent: string | null) => ({ ...(await makeItem(userId, parent, kind, row.thumbnail)), token });
@@ -262,16 +273,16 @@ async function objectFor(row: Row, principal: Principal, a: Acting, object: Obje
     case 'the owner’s item in the folder':
       return made(owner, a.scope!.root);
     case 'uploaded by the holder':
-      if (principal !== 'request holder') return { ...a.scope!.uploaded![kind], token };
-      return holderItem(token, kind);
+      if (a.scope !== w.requests.active) return { ...a.scope!.uploaded![kind], token };
+      return holderItem(a.scope!.token, kind);
   }
 }
 
 /** `touched` collects the other items a call names (the one a move carries), to check them too. */
-function helpers(row: Row, principal: Principal, a: Acting, touched: string[]): Helpers {
+function helpers(row: Row, a: Acting, touched: string[]): Helpers {
   const mine = async (): Promise<Target> => {
     if (row.plane === 'owner') return makeItem(a.userId, null, 'file');
-    if (row.plane === 'request') return principal === 'request holder' ? holderItem(a.token!, 'file') : { ...a.scope!.uploaded!.file, token: a.token! };
+    if (row.plane === 'request') return a.scope !== w.requests.active ? { ...a.scope!.uploaded!.file, token: a.token! } : holderItem(a.scope.token, 'file');
     return makeItem(w.owner.user.id, a.scope!.root, 'file');
   };
   return {
@@ -304,9 +315,9 @@ async function send(call: Call, a: Acting, plane: Row['plane']): Promise<{ statu
   if (call.tus) {
     const headers: Record<string, string> = { 'Tus-Resumable': '1.0.0', 'X-Forwarded-For': a.client.ip, Origin: env.server.url };
     if (a.bearer) headers.Authorization = `Bearer ${a.bearer}`;
-    else if (plane === 'share') headers['X-Share-Token'] = a.token!;
-    else if (plane === 'request') headers['X-Upload-Request-Token'] = a.token!;
-    else if (a.client.cookies.size) {
+    if (plane === 'share') headers['X-Share-Token'] = a.token!;
+    if (plane === 'request') headers['X-Upload-Request-Token'] = a.token!;
+    if (!a.bearer && a.client.cookies.size) {
       headers.Cookie = [...a.client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
       headers['X-Requested-With'] = 'XMLHttpRequest';
     }
@@ -327,18 +338,17 @@ async function send(call: Call, a: Acting, plane: Row['plane']): Promise<{ statu
 
 async function state(target: Target, touched: string[]): Promise<string> {
   const db = env.seed.db;
-  const count = async (table: 'items' | 'favourites' | 'shares' | 'upload_requests' | 'remote_uploads') =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-  const item = await db
-    .selectFrom('items')
-    .select(['id', 'name', 'parent_id', 'deleted_at', 'owner_id'])
-    .where('id', 'in', [target.id, ...touched])
-    .orderBy('id')
-    .execute();
-  const shares = await db.selectFrom('shares').select(['token', 'permission', 'updated_at']).orderBy('token').execute();
-  const requests = await db.selectFrom('upload_requests').select(['token', 'status']).orderBy('token').execute();
-  const trashed = Number((await db.selectFrom('items').select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is not', null).executeTakeFirstOrThrow()).n);
-  return JSON.stringify({ items: await count('items'), trashed, favourites: await count('favourites'), remote: await count('remote_uploads'), item, shares, requests });
+  const count = async (table: 'items' | 'favourites' | 'remote_uploads') => Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const [items, trashed, favourites, remote, named, shares, requests] = await Promise.all([
+    count('items'),
+    db.selectFrom('items').select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is not', null).executeTakeFirstOrThrow(),
+    count('favourites'),
+    count('remote_uploads'),
+    db.selectFrom('items').select(['id', 'name', 'parent_id', 'deleted_at', 'owner_id']).where('id', 'in', [target.id, ...touched]).orderBy('id').execute(),
+    db.selectFrom('shares').select(['token', 'permission', 'updated_at']).orderBy('token').execute(),
+    db.selectFrom('upload_requests').select(['token', 'status']).orderBy('token').execute(),
+  ]);
+  return JSON.stringify({ items, trashed: Number(trashed.n), favourites, remote, named, shares, requests });
 }
 
 // ---- the table
@@ -396,14 +406,15 @@ describe('the authorization table', () => {
   it.each(CELLS.map((cell) => [cell.name, cell] as const))('%s', async (name, { row, principal, object, outcome }) => {
     if (KNOWN_BUGS[name]) return;
     const a = acting(principal);
-    if (row.consumesToken && principal === 'request holder') {
+    if (row.consumesToken && a.scope === w.requests.active && a.token === a.scope.token) {
       const folder = await makeItem(w.owner.user.id, null, 'folder');
       const res = await w.owner.client.post('/api/upload-request', { folder_id: folder.id });
       a.token = res.body.data.attributes.token;
     }
-    const target = await objectFor(row, principal, a, object);
+    const target = await objectFor(row, a, object);
+    if (row.favourite && target.name !== 'missing') await favourite(target);
     const touched: string[] = [];
-    const call = await row.call({ ...target, token: a.token ?? '' }, helpers(row, principal, a, touched));
+    const call = await row.call({ ...target, token: a.token ?? '' }, helpers(row, a, touched));
     const before = await state(target, touched);
     const res = await send(call, a, row.plane);
     const detail = `${call.method} ${call.path}: ${res.status} ${res.text.slice(0, 300)}`;

@@ -25,8 +25,8 @@ export const PRINCIPALS = {
     'owner (cookie)',
     'owner (bearer)',
   ],
-  share: ['share visitor', 'share editor', 'link to a different item', 'expired link', 'revoked link', 'another user’s link', 'made-up link'],
-  request: ['request holder', 'filled request', 'expired request', 'made-up request'],
+  share: ['share visitor', 'share visitor, signed in as the owner', 'share editor', 'link to a different item', 'expired link', 'revoked link', 'another user’s link', 'made-up link'],
+  request: ['request holder', 'request holder, signed in as another user', 'filled request', 'expired request', 'made-up request'],
 } as const;
 
 export type Principal = (typeof PRINCIPALS)[Plane][number];
@@ -95,6 +95,8 @@ export interface Row {
   othersSeeOwn?: boolean;
   ok: number;
   call: (t: Target, h: Helpers) => Call | Promise<Call>;
+  /** The object is on its owner's favourites first. */
+  favourite?: boolean;
   /** The allowed principal's call uses up its token (closing a request): it gets a fresh one. */
   consumesToken?: boolean;
   /** Outcomes for the allowed principal (owner, editor, holder) that differ from the rule. */
@@ -139,7 +141,7 @@ export const ROWS: Row[] = [
   { key: 'POST /api/remove', label: 'for good', plane: 'owner', write: true, kind: 'file', ok: 204, allowed: { 'trashed item': 'ok' }, call: (t) => ({ method: 'POST', path: '/api/remove', json: { items: items(t, { force_delete: true }) } }) },
   { key: 'POST /api/trash/restore', plane: 'owner', write: true, kind: 'file', ok: 200, allowed: { 'own item': 404, 'trashed item': 'ok' }, call: (t) => ({ method: 'POST', path: '/api/trash/restore', json: { items: items(t) } }) },
   { key: 'POST /api/folders/favourites', plane: 'owner', write: true, kind: 'folder', ok: 200, call: (t) => ({ method: 'POST', path: '/api/folders/favourites', json: { folders: [t.id] } }) },
-  { key: 'DELETE /api/folders/favourites/[id]', plane: 'owner', write: true, kind: 'folder', ok: 204, allowed: { 'trashed item': 'ok' }, call: (t) => ({ method: 'POST', path: `/api/folders/favourites/${t.id}`, json: { _method: 'delete' } }) },
+  { key: 'DELETE /api/folders/favourites/[id]', plane: 'owner', write: true, kind: 'folder', favourite: true, ok: 204, allowed: { 'trashed item': 'ok' }, call: (t) => ({ method: 'POST', path: `/api/folders/favourites/${t.id}`, json: { _method: 'delete' } }) },
   { key: 'POST /api/share/[id]', plane: 'owner', write: true, kind: 'folder', ok: 201, call: (t) => ({ method: 'POST', path: `/api/share/${t.id}`, json: { type: 'folder', permission: 'visitor' } }) },
   {
     key: 'PATCH /api/share/[id]',
@@ -317,7 +319,8 @@ export function expected(row: Row, principal: Principal, object: ObjectName): Ou
     if (allowed === 'n/a') return 'n/a';
     if (FOREIGN_LINKS.includes(principal)) return 404;
     const inReach = object === 'inside the share' || object === 'the share root';
-    if (principal === 'share visitor') {
+    // A session does not lift a visitor link: the link alone decides.
+    if (principal === 'share visitor' || principal === 'share visitor, signed in as the owner') {
       const own = row.visitor?.[object];
       if (own !== undefined) return own;
       if (row.write) return 403;
