@@ -50,7 +50,7 @@ interface World {
   ownerHome: string;
   strangerHome: string;
   remoteJob: string;
-  links: Record<'visitor' | 'editor' | 'different' | 'expired' | 'revoked' | 'stranger', Scope>;
+  links: Record<'visitor' | 'editor' | 'protected' | 'different' | 'expired' | 'revoked' | 'stranger', Scope>;
   requests: Record<'active' | 'filled' | 'expired', Scope>;
   clients: Map<Principal, Client>;
 }
@@ -121,6 +121,7 @@ async function buildWorld(): Promise<World> {
   const links = {
     visitor: await link(owner, 'Shared for visitors', {}),
     editor: await link(owner, 'Shared for editors', { permission: 'editor' }),
+    protected: await link(owner, 'Shared with a password', { permission: 'editor', password: 'open sesame' }),
     different: await link(owner, 'Shared elsewhere', { permission: 'editor' }),
     expired: await link(owner, 'Shared expired', { permission: 'editor', expiration: 1 }),
     revoked: await link(owner, 'Shared revoked', { permission: 'editor' }),
@@ -182,6 +183,7 @@ const LINK_OF: Partial<Record<Principal, keyof World['links']>> = {
   'share visitor': 'visitor',
   'share visitor, signed in as the owner': 'visitor',
   'share editor': 'editor',
+  'protected link, locked': 'protected',
   'link to a different item': 'different',
   'expired link': 'expired',
   'revoked link': 'revoked',
@@ -228,7 +230,7 @@ function acting(principal: Principal): Acting {
     const own = w.links[linkName];
     // Links that reach other folders are tried on the editor link's items.
     if (principal === 'share visitor, signed in as the owner') return { client: w.owner.client, userId: w.owner.user.id, scope: own, token: own.token };
-    const scope = principal === 'share visitor' ? own : w.links.editor;
+    const scope = principal === 'share visitor' || principal === 'protected link, locked' ? own : w.links.editor;
     return { client: fresh(), userId: w.owner.user.id, scope, token: own.token };
   }
   const scope = w.requests[REQUEST_OF[principal]!];
@@ -281,7 +283,7 @@ async function objectFor(row: Row, a: Acting, object: ObjectName): Promise<Targe
 /** `touched` collects the other items a call names (the one a move carries), to check them too. */
 function helpers(row: Row, a: Acting, touched: string[]): Helpers {
   const mine = async (): Promise<Target> => {
-    if (row.plane === 'owner') return makeItem(a.userId, null, 'file');
+    if (row.plane === 'owner') return makeItem(a.userId, (await makeItem(a.userId, null, 'folder')).id, 'file');
     if (row.plane === 'request') return a.scope !== w.requests.active ? { ...a.scope!.uploaded!.file, token: a.token! } : holderItem(a.scope.token, 'file');
     return makeItem(w.owner.user.id, a.scope!.root, 'file');
   };

@@ -25,7 +25,7 @@ export const PRINCIPALS = {
     'owner (cookie)',
     'owner (bearer)',
   ],
-  share: ['share visitor', 'share visitor, signed in as the owner', 'share editor', 'link to a different item', 'expired link', 'revoked link', 'another user’s link', 'made-up link'],
+  share: ['share visitor', 'share visitor, signed in as the owner', 'share editor', 'protected link, locked', 'link to a different item', 'expired link', 'revoked link', 'another user’s link', 'made-up link'],
   request: ['request holder', 'request holder, signed in as another user', 'filled request', 'expired request', 'made-up request'],
 } as const;
 
@@ -103,6 +103,8 @@ export interface Row {
   allowed?: Partial<Record<ObjectName, Outcome>>;
   /** Outcomes for a share visitor that differ from the rule. */
   visitor?: Partial<Record<ObjectName, Outcome>>;
+  /** Outcomes for a protected link not unlocked in this browser (the rule: 401). */
+  locked?: Partial<Record<ObjectName, Outcome>>;
   /** Outcomes for a filled or expired request that differ from the rule. */
   closed?: Partial<Record<ObjectName, Outcome>>;
   /** Outcomes for a filled request that differ from `closed`. */
@@ -138,6 +140,26 @@ export const ROWS: Row[] = [
     call: async (t, h) => ({ method: 'POST', path: '/api/move', json: { to_id: t.id, items: items(await h.mine()) } }),
   },
   { key: 'POST /api/remove', plane: 'owner', write: true, kind: 'file', ok: 204, allowed: { 'trashed item': 422 }, call: (t) => ({ method: 'POST', path: '/api/remove', json: { items: items(t) } }) },
+  // A batch is all or nothing: with one item out of reach, the principal's own item stays too.
+  {
+    key: 'POST /api/remove',
+    label: 'with one of mine',
+    plane: 'owner',
+    write: true,
+    kind: 'file',
+    ok: 204,
+    allowed: { 'trashed item': 422 },
+    call: async (t, h) => ({ method: 'POST', path: '/api/remove', json: { items: [...items(await h.mine()), ...items(t)] } }),
+  },
+  {
+    key: 'POST /api/move',
+    label: 'with one of mine',
+    plane: 'owner',
+    write: true,
+    kind: 'file',
+    ok: 200,
+    call: async (t, h) => ({ method: 'POST', path: '/api/move', json: { to_id: null, items: [...items(await h.mine()), ...items(t)] } }),
+  },
   { key: 'POST /api/remove', label: 'for good', plane: 'owner', write: true, kind: 'file', ok: 204, allowed: { 'trashed item': 'ok' }, call: (t) => ({ method: 'POST', path: '/api/remove', json: { items: items(t, { force_delete: true }) } }) },
   { key: 'POST /api/trash/restore', plane: 'owner', write: true, kind: 'file', ok: 200, allowed: { 'own item': 404, 'trashed item': 'ok' }, call: (t) => ({ method: 'POST', path: '/api/trash/restore', json: { items: items(t) } }) },
   { key: 'POST /api/folders/favourites', plane: 'owner', write: true, kind: 'folder', ok: 200, call: (t) => ({ method: 'POST', path: '/api/folders/favourites', json: { folders: [t.id] } }) },
@@ -177,8 +199,9 @@ export const ROWS: Row[] = [
   { key: 'data:zip download', plane: 'owner', write: false, kind: 'folder', ok: 200, call: (t) => ({ method: 'GET', path: `/api/zip?items=${t.id}|folder` }) },
 
   // ---- share plane
-  { key: 'GET /api/browse/share/[token]', plane: 'share', write: false, kind: 'none', ok: 200, call: (t) => ({ method: 'GET', path: `/api/browse/share/${t.token}` }) },
-  { key: 'POST /api/browse/authenticate/[token]', plane: 'share', write: false, kind: 'none', ok: 200, call: (t) => ({ method: 'POST', path: `/api/browse/authenticate/${t.token}`, json: { password: 'not needed' } }) },
+  // A locked link answers only that it is locked, and takes a password (here a wrong one: 422).
+  { key: 'GET /api/browse/share/[token]', plane: 'share', write: false, kind: 'none', ok: 200, locked: { listing: 'ok' }, call: (t) => ({ method: 'GET', path: `/api/browse/share/${t.token}` }) },
+  { key: 'POST /api/browse/authenticate/[token]', plane: 'share', write: false, kind: 'none', ok: 200, locked: { listing: 422 }, call: (t) => ({ method: 'POST', path: `/api/browse/authenticate/${t.token}`, json: { password: 'not needed' } }) },
   { key: 'GET /api/browse/navigation/[token]', plane: 'share', write: false, kind: 'none', ok: 200, call: (t) => ({ method: 'GET', path: `/api/browse/navigation/${t.token}` }) },
   { key: 'GET /api/browse/folders/[id]/[token]', plane: 'share', write: false, kind: 'folder', ok: 200, call: (t) => ({ method: 'GET', path: `/api/browse/folders/${t.id}/${t.token}` }) },
   { key: 'POST /api/editor/create-folder/[token]', plane: 'share', write: true, kind: 'folder', ok: 201, call: (t) => ({ method: 'POST', path: `/api/editor/create-folder/${t.token}`, json: { name: NAME(), parent_id: t.id } }) },
@@ -218,6 +241,16 @@ export const ROWS: Row[] = [
     ok: 204,
     allowed: { 'the share root': 403 },
     call: (t) => ({ method: 'POST', path: `/api/editor/remove/${t.token}`, json: { items: items(t) } }),
+  },
+  {
+    key: 'POST /api/editor/remove/[token]',
+    label: 'with one of mine',
+    plane: 'share',
+    write: true,
+    kind: 'file',
+    ok: 204,
+    allowed: { 'the share root': 403 },
+    call: async (t, h) => ({ method: 'POST', path: `/api/editor/remove/${t.token}`, json: { items: [...items(await h.mine()), ...items(t)] } }),
   },
   { key: 'data:shared upload', plane: 'share', write: true, kind: 'folder', ok: 201, call: (t) => ({ method: 'POST', path: `/api/editor/upload/${t.token}`, upload: { parent_id: t.id } }) },
   { key: 'data:upload-tus', label: 'share', plane: 'share', write: true, kind: 'folder', ok: 201, call: (t) => ({ method: 'POST', path: '/api/upload/tus', tus: { filename: 'tus.bin', parent_id: t.id } }) },
@@ -296,6 +329,16 @@ export const ROWS: Row[] = [
     allowed: { 'the owner’s item in the folder': 403, 'the request folder': 403 },
     call: (t) => ({ method: 'POST', path: `/api/upload-request/${t.token}/remove`, json: { items: items(t) } }),
   },
+  {
+    key: 'POST /api/upload-request/[token]/remove',
+    label: 'with one of mine',
+    plane: 'request',
+    write: true,
+    kind: 'file',
+    ok: 204,
+    allowed: { 'the owner’s item in the folder': 403, 'the request folder': 403 },
+    call: async (t, h) => ({ method: 'POST', path: `/api/upload-request/${t.token}/remove`, json: { items: [...items(await h.mine()), ...items(t)] } }),
+  },
   { key: 'data:upload-request upload', plane: 'request', write: true, kind: 'folder', ok: 201, call: (t) => ({ method: 'POST', path: `/api/upload-request/${t.token}/upload`, upload: { parent_id: t.id } }) },
   { key: 'data:upload-tus', label: 'request', plane: 'request', write: true, kind: 'folder', ok: 201, call: (t) => ({ method: 'POST', path: '/api/upload/tus', tus: { filename: 'tus.bin', parent_id: t.id } }) },
 ];
@@ -314,6 +357,7 @@ export function expected(row: Row, principal: Principal, object: ObjectName): Ou
   }
   if (row.plane === 'share') {
     if (DEAD_TOKENS.includes(principal)) return 404;
+    if (principal === 'protected link, locked') return row.locked?.[object] ?? 401;
     if (object === 'listing') return 'ok';
     const allowed = row.allowed?.[object];
     if (allowed === 'n/a') return 'n/a';
@@ -342,7 +386,7 @@ export function expected(row: Row, principal: Principal, object: ObjectName): Ou
 export function objectsFor(row: Row, principal: Principal): ObjectName[] {
   if (row.kind === 'none') return ['listing'];
   const all = [...OBJECTS[row.plane]] as ObjectName[];
-  if (UNAUTHENTICATED.includes(principal) || DEAD_TOKENS.includes(principal)) return [all[0]!];
+  if (UNAUTHENTICATED.includes(principal) || DEAD_TOKENS.includes(principal) || principal === 'protected link, locked') return [all[0]!];
   return all;
 }
 
