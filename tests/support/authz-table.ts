@@ -26,7 +26,7 @@ export const PRINCIPALS = {
     'owner (bearer)',
   ],
   share: ['share visitor', 'share visitor, signed in as the owner', 'share editor', 'protected link, locked', 'link to a different item', 'expired link', 'revoked link', 'another user’s link', 'made-up link'],
-  request: ['request holder', 'request holder, signed in as another user', 'filled request', 'expired request', 'made-up request'],
+  request: ['request holder', 'request holder, signed in as another user', 'holder of another request', 'filled request', 'expired request', 'made-up request'],
 } as const;
 
 export type Principal = (typeof PRINCIPALS)[Plane][number];
@@ -44,7 +44,7 @@ export const UNAUTHENTICATED: readonly Principal[] = ['signed out', 'wrong beare
 /** Links and requests that name nothing any more (or never did). */
 export const DEAD_TOKENS: readonly Principal[] = ['expired link', 'revoked link', 'made-up link', 'made-up request'];
 /** Live links whose reach does not include the table's share (its objects are out of reach). */
-export const FOREIGN_LINKS: readonly Principal[] = ['link to a different item', 'another user’s link'];
+export const FOREIGN_LINKS: readonly Principal[] = ['link to a different item', 'another user’s link', 'holder of another request'];
 
 /** `ok`: the row's success status. `empty`: 200 with nothing listed. A number: that refusal. `n/a`: the cell does not exist. */
 export type Outcome = 'ok' | 'empty' | 401 | 403 | 404 | 422 | 423 | 'n/a';
@@ -103,6 +103,8 @@ export interface Row {
   allowed?: Partial<Record<ObjectName, Outcome>>;
   /** Outcomes for a share visitor that differ from the rule. */
   visitor?: Partial<Record<ObjectName, Outcome>>;
+  /** No principal of the plane may use it (a token of one kind on another kind's route): 404 everywhere. */
+  never?: boolean;
   /** Outcomes for a protected link not unlocked in this browser (the rule: 401). */
   locked?: Partial<Record<ObjectName, Outcome>>;
   /** Outcomes for a filled or expired request that differ from the rule. */
@@ -196,6 +198,15 @@ export const ROWS: Row[] = [
   { key: 'data:file download', plane: 'owner', write: false, kind: 'file', ok: 200, call: (t) => ({ method: 'GET', path: `/file/${t.id}` }) },
   // Trashed files keep their thumbnails: the trash lists them.
   { key: 'data:thumbnails', plane: 'owner', write: false, kind: 'file', thumbnail: true, ok: 200, allowed: { 'trashed item': 'ok' }, call: (t) => ({ method: 'GET', path: `/thumbnail/${t.id}/sm` }) },
+  {
+    key: 'data:zip download',
+    label: 'with one of mine',
+    plane: 'owner',
+    write: false,
+    kind: 'folder',
+    ok: 200,
+    call: async (t, h) => ({ method: 'GET', path: `/api/zip?items=${(await h.mine()).id}|file,${t.id}|folder` }),
+  },
   { key: 'data:zip download', plane: 'owner', write: false, kind: 'folder', ok: 200, call: (t) => ({ method: 'GET', path: `/api/zip?items=${t.id}|folder` }) },
 
   // ---- share plane
@@ -265,6 +276,15 @@ export const ROWS: Row[] = [
     ok: 200,
     allowed: { 'the share root': 'n/a' },
     call: (t) => ({ method: 'GET', path: `/thumbnail/${t.id}/sm/${t.token}` }),
+  },
+  {
+    key: 'data:zip download',
+    label: 'share, with one of mine',
+    plane: 'share',
+    write: false,
+    kind: 'folder',
+    ok: 200,
+    call: async (t, h) => ({ method: 'GET', path: `/api/zip/${t.token}?items=${(await h.mine()).id}|file,${t.id}|folder` }),
   },
   { key: 'data:zip download', label: 'share', plane: 'share', write: false, kind: 'folder', ok: 200, call: (t) => ({ method: 'GET', path: `/api/zip/${t.token}?items=${t.id}|folder` }) },
 
@@ -340,6 +360,11 @@ export const ROWS: Row[] = [
     call: async (t, h) => ({ method: 'POST', path: `/api/upload-request/${t.token}/remove`, json: { items: [...items(await h.mine()), ...items(t)] } }),
   },
   { key: 'data:upload-request upload', plane: 'request', write: true, kind: 'folder', ok: 201, call: (t) => ({ method: 'POST', path: `/api/upload-request/${t.token}/upload`, upload: { parent_id: t.id } }) },
+  // An upload request is for uploading only: its token opens no file, thumbnail, zip or share listing.
+  { key: 'data:file download', label: 'request token', plane: 'request', write: false, kind: 'file', never: true, ok: 200, call: (t) => ({ method: 'GET', path: `/file/${t.id}/${t.token}` }) },
+  { key: 'data:thumbnails', label: 'request token', plane: 'request', write: false, kind: 'file', thumbnail: true, never: true, ok: 200, call: (t) => ({ method: 'GET', path: `/thumbnail/${t.id}/sm/${t.token}` }) },
+  { key: 'data:zip download', label: 'request token', plane: 'request', write: false, kind: 'folder', never: true, ok: 200, call: (t) => ({ method: 'GET', path: `/api/zip/${t.token}?items=${t.id}|folder` }) },
+  { key: 'GET /api/browse/folders/[id]/[token]', label: 'request token', plane: 'request', write: false, kind: 'folder', never: true, ok: 200, call: (t) => ({ method: 'GET', path: `/api/browse/folders/${t.id}/${t.token}` }) },
   { key: 'data:upload-tus', label: 'request', plane: 'request', write: true, kind: 'folder', ok: 201, call: (t) => ({ method: 'POST', path: '/api/upload/tus', tus: { filename: 'tus.bin', parent_id: t.id } }) },
 ];
 
@@ -348,6 +373,7 @@ export const ROWS: Row[] = [
  * `visitor` and `closed` say where a route differs).
  */
 export function expected(row: Row, principal: Principal, object: ObjectName): Outcome {
+  if (row.never) return 404;
   if (row.plane === 'owner') {
     if (UNAUTHENTICATED.includes(principal)) return 401;
     const owner = principal === 'owner (cookie)' || principal === 'owner (bearer)';
@@ -372,7 +398,7 @@ export function expected(row: Row, principal: Principal, object: ObjectName): Ou
     }
     return allowed ?? (inReach ? 'ok' : 404);
   }
-  if (DEAD_TOKENS.includes(principal)) return 404;
+  if (DEAD_TOKENS.includes(principal) || (FOREIGN_LINKS.includes(principal) && object !== 'listing')) return 404;
   if (principal === 'filled request' || principal === 'expired request') {
     const own = principal === 'filled request' ? row.filled?.[object] : undefined;
     return own ?? row.closed?.[object] ?? (row.write ? 423 : 'ok');
