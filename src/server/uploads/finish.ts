@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { originOf } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { EventBus } from '../events/bus.ts';
 import { liveFolder } from '../files/access.ts';
@@ -52,7 +53,11 @@ function isUniqueViolation(error: unknown): boolean {
 export async function finishUpload(ctx: AppContext, policy: UploadPolicy, input: FinishInput): Promise<ItemWithCount> {
   // Events wait for the commit: a listener must find the row.
   const pending: (() => void)[] = [];
-  const events: EventBus = { emit: (name, payload) => void pending.push(() => ctx.events.emit(name, payload)), on: (name, listener) => ctx.events.on(name, listener) };
+  const events: EventBus = {
+    emit: (name, payload) => void pending.push(() => ctx.events.emit(name, payload)),
+    emitAndWait: async (name, payload) => void pending.push(() => ctx.events.emit(name, payload)),
+    on: (name, listener) => ctx.events.on(name, listener),
+  };
   const attempt = () =>
     ctx.db.transaction().execute(async (tx) => {
       if (ctx.config.database.dialect === 'postgres') await q.lockOwnerTree(tx, input.ownerId);
@@ -89,6 +94,15 @@ export async function finishUpload(ctx: AppContext, policy: UploadPolicy, input:
   // The intent was dropped without an item (a recovery judged the upload dead): the blob goes too.
   await discardBlob(ctx, input.blobKey);
   throw new AppError(409, 'The upload was abandoned; send it again.');
+}
+
+/**
+ * Tells whoever listens that an upload became an item (`upload.finished`: an upload request records
+ * it and tells its owner), and waits for them, so their work is done when the upload is answered.
+ * `binding` is what the upload was bound to (auth/principal.ts bindingOf): it names who made it.
+ */
+export async function uploadFinished(ctx: AppContext, item: ItemWithCount, binding: string | null | undefined): Promise<void> {
+  await ctx.events.emitAndWait('upload.finished', { itemId: item.id, ownerId: item.owner_id, name: item.name, principal: originOf(binding, item.owner_id) });
 }
 
 /** The file item holding this blob, if one was recorded. */

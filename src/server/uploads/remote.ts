@@ -3,18 +3,19 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { z } from 'zod';
 import type { RemoteUploadsTable } from '../../../db/schema.ts';
+import { requireSignedIn, viewOfNode } from '../auth/principal.ts';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { requireTargetFolder } from '../files/access.ts';
 import { takeHourly } from '../http/budget.ts';
-import { dataUser, sendJson } from '../http/data-auth.ts';
+import { sendJson } from '../http/data-auth.ts';
 import { dataRoute } from '../http/data-route.ts';
 import { AppError, badRequest, notFound, unsupportedMediaType, validationError } from '../http/errors.ts';
 import { runEvery } from '../jobs/every.ts';
 import { createNotification } from '../notifications/service.ts';
 import { getSettings } from '../settings/service.ts';
 import { findUserById } from '../users/queries.ts';
-import { finishUpload } from './finish.ts';
+import { finishUpload, uploadFinished } from './finish.ts';
 import { assertCanUpload, checkBeforeBytes, uploadPolicy } from './limits.ts';
 import { uploadName } from './names.ts';
 import { receiveToBlob } from './receive.ts';
@@ -94,7 +95,7 @@ async function readJson(req: IncomingMessage, limit = 64 * 1024): Promise<unknow
 /** `POST /api/upload/remote` starts an import; `GET /api/upload/remote/{id}` reads one. The owner only. */
 export const handleRemoteUpload = dataRoute({
   methods: (pathname) => (pathname === REMOTE_PATH ? ['POST'] : pathname.slice(REMOTE_PATH.length + 1).includes('/') ? [] : ['GET']),
-  principal: dataUser,
+  principal: (ctx, req, pathname) => requireSignedIn(ctx, viewOfNode(req, pathname)),
   handle: async ({ ctx, req, res, pathname, principal: { user } }) => {
     if (pathname !== REMOTE_PATH) return sendJson(res, 200, present(await findJob(ctx, user.id, pathname.slice(REMOTE_PATH.length + 1))));
     sendJson(res, 202, present(await startJob(ctx, user, await readJson(req))));
@@ -191,7 +192,9 @@ async function importOne(ctx: AppContext, job: JobRow, href: string) {
     await checkBeforeBytes(ctx, user, policy, { name, declaredType, size: declaredSize });
     const tooBig = { bytes: REMOTE_MAX_BYTES, error: () => new RemoteRefusal('The file is larger than imports may be.') };
     const received = await receiveToBlob(ctx, policy, user.id, response, { name, declaredType, declaredSize }, tooBig);
-    return await finishUpload(ctx, policy, { ownerId: user.id, parentId: job.parent_id, folders: [], name, ...received });
+    const item = await finishUpload(ctx, policy, { ownerId: user.id, parentId: job.parent_id, folders: [], name, ...received });
+    await uploadFinished(ctx, item, user.id);
+    return item;
   } finally {
     response.destroy();
   }
