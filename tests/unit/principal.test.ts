@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { bindingOf, csrfRefusal, originOf, readCookie, viewOfAstro, viewOfNode, type AuthMethod, type Principal, type RequestView } from '../../src/server/auth/principal.ts';
+import { actorOf, bindingOf, csrfRefusal, originOf, readCookie, requireWrite, viewOfAstro, viewOfNode, type AuthMethod, type Principal, type RequestView } from '../../src/server/auth/principal.ts';
 import type { AppContext } from '../../src/server/context.ts';
 
 const origin = 'https://drive.example.com';
@@ -82,5 +82,19 @@ describe('bindings: what an upload is bound to, and who it names', () => {
     // Stored before bindings named links (or with none): the owner's own upload.
     expect(originOf(null, 'owner')).toEqual({ kind: 'user', id: 'owner' });
     expect(originOf('request:', 'owner')).toEqual({ kind: 'user', id: 'owner' });
+  });
+});
+
+describe('permissions and the actor', () => {
+  const user = { id: 'owner' } as Principal['user'];
+  it('refuses a write to a principal that may only read (403 read_only), and lets a writer through', () => {
+    const reader: Principal = { kind: 'share', method: 'link', user, scope: { rootId: 'r' }, permissions: { read: true, write: false }, share: {} as never };
+    expect(() => requireWrite(reader)).toThrow(expect.objectContaining({ status: 403, code: 'read_only' }));
+    expect(() => requireWrite({ ...reader, permissions: { read: true, write: true } })).not.toThrow();
+  });
+
+  it('acts as the owner, limited by the scope when there is one', () => {
+    expect(actorOf({ kind: 'user', method: 'token', session: null, user, permissions: { read: true, write: true } })).toEqual({ id: 'owner' });
+    expect(actorOf({ kind: 'share', method: 'link', user, scope: { rootId: 'r' }, permissions: { read: true, write: true }, share: {} as never })).toEqual({ id: 'owner', scope: { rootId: 'r' } });
   });
 });

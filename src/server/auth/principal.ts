@@ -67,6 +67,11 @@ export interface MemberPrincipal extends Base {
 
 export type Principal = UserPrincipal | SharePrincipal | RequestPrincipal | MemberPrincipal;
 
+/** A write by a principal that may only read (a visitor's link; a `can_view` member) is a 403. */
+export function requireWrite(principal: Principal): void {
+  if (!principal.permissions.write) throw new AppError(403, 'You may only view and download here.', { code: 'read_only' });
+}
+
 /** What the file services act as: the principal's account, limited by its scope. */
 export function actorOf(principal: Principal): Actor {
   return principal.scope ? { ...principal.user, scope: principal.scope } : principal.user;
@@ -243,7 +248,9 @@ export async function uploader(ctx: AppContext, request: RequestView): Promise<P
   if (share !== undefined) return shareHolder(ctx, request, share, 'write');
   const upload = request.header('x-upload-request-token');
   if (upload !== undefined) return requestHolder(ctx, request, upload, 'write');
-  return requireSignedIn(ctx, request);
+  const principal = await requireSignedIn(ctx, request);
+  requireWrite(principal);
+  return principal;
 }
 
 /**

@@ -1,7 +1,6 @@
-import { actorOf, recordMade, type Principal } from '../auth/principal.ts';
+import { actorOf, recordMade, requireWrite, type Principal } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import { json } from '../http/endpoint.ts';
-import { forbidden } from '../http/errors.ts';
 import { validate } from '../http/validate.ts';
 import { scopedItemData } from '../sharing/presenter.ts';
 import { itemData, type ItemData } from './presenter.ts';
@@ -29,10 +28,6 @@ export function itemDataFor(principal: Principal): (item: ItemWithCount | ItemRo
     default:
       return itemData;
   }
-}
-
-function requireWrite(principal: Principal): void {
-  if (!principal.permissions.write) throw forbidden('You may only view and download here.');
 }
 
 /** Create a folder (`parent_id` empty: home, or the scope's root); 201 with the folder. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
-import { actorOf, bindingOf, requireSignedIn, viewOfNode, type Principal } from '../auth/principal.ts';
+import { actorOf, bindingOf, requireSignedIn, requireWrite, viewOfNode, type Principal } from '../auth/principal.ts';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { requireTargetFolder } from '../files/access.ts';
@@ -42,7 +42,11 @@ import { withPlainReservation } from './reservations.ts';
 export function plainUploadRoute(open: (ctx: AppContext, req: IncomingMessage, pathname: string) => Promise<Principal>): DataHandler {
   return dataRoute({
     methods: ['POST'],
-    principal: open,
+    principal: async (ctx, req, pathname) => {
+      const principal = await open(ctx, req, pathname);
+      requireWrite(principal);
+      return principal;
+    },
     handle: async ({ ctx, req, res, principal }) => {
       let result: Outcome;
       try {
