@@ -2,11 +2,12 @@ import { actorOf, recordMade, requireWrite, type Principal } from '../auth/princ
 import type { AppContext } from '../context.ts';
 import { json } from '../http/endpoint.ts';
 import { validate } from '../http/validate.ts';
-import { scopedItemData } from '../sharing/presenter.ts';
+import { scopedItemData, withShared } from '../sharing/presenter.ts';
+import { sharesOfItems } from '../sharing/service.ts';
 import { itemData, type ItemData } from './presenter.ts';
 import type { ItemRow, ItemWithCount } from './queries.ts';
-import { CreateFolderInput, MoveInput, RemoveInput, RenameInput } from './schemas.ts';
-import { createFolder, moveItems, removeItems, renameItem } from './service.ts';
+import { CreateFolderInput, encodeCursor, folderParam, listOptions, MoveInput, RemoveInput, RenameInput } from './schemas.ts';
+import { browseFolder, createFolder, moveItems, navigationTree, removeItems, renameItem } from './service.ts';
 
 /**
  * One body per item action, whoever acts: the owner's endpoints (`/api/create-folder`, …), a
@@ -55,4 +56,26 @@ export async function moveAs(ctx: AppContext, principal: Principal, body: unknow
 export async function removeAs(ctx: AppContext, principal: Principal, body: unknown): Promise<void> {
   requireWrite(principal);
   await removeItems(ctx, actorOf(principal), validate(RemoveInput, body).items);
+}
+
+/**
+ * A folder's items (`all` or no id: home, or the scope's root), folders first; `sort`,
+ * `direction`, and `limit` + `cursor` for pages. The owner's shared items carry their link in
+ * `relationships.shared`; a link holder sees none of that.
+ */
+export async function browseAs(ctx: AppContext, principal: Principal, id: string | undefined, query: URLSearchParams) {
+  const page = await browseFolder(ctx, actorOf(principal), folderParam(id), listOptions(query, validate));
+  const present = itemDataFor(principal);
+  let data = page.items.map(present);
+  if (principal.kind === 'user') {
+    const shares = await sharesOfItems(ctx, principal.user, page.items.map((i) => i.id));
+    data = data.map((d) => withShared(ctx, d as ItemData, shares));
+  }
+  return { data, meta: { root: page.root && present(page.root), next_cursor: page.next && encodeCursor(page.next) } };
+}
+
+/** The folder tree for the navigation panel; a link's tree has the scope's root as its one root. */
+export async function navigationAs(ctx: AppContext, principal: Principal) {
+  const tree = await navigationTree(ctx, actorOf(principal));
+  return { data: principal.scope ? tree.map((node) => ({ ...node, parent_id: null })) : tree };
 }

@@ -1,13 +1,11 @@
-import { actorOf, shareOfRoute } from '../../../../server/auth/principal.ts';
-import { navigationTree } from '../../../../server/files/service.ts';
+import { shareOfRoute } from '../../../../server/auth/principal.ts';
+import { navigationAs } from '../../../../server/files/endpoints.ts';
 import { publicRoute } from '../../../../server/http/endpoint.ts';
 
-/** The shared folder's tree (the shared folder as the one root). */
+/** The shared folder's tree (the shared folder as the one root; none for a shared file). */
 export const ALL = publicRoute({
   GET: async ({ ctx, astro }) => {
     const principal = await shareOfRoute(ctx, astro, 'read');
-    if (principal.share.item.type !== 'folder') return { data: [] };
-    const tree = await navigationTree(ctx, actorOf(principal));
-    return { data: tree.map((node) => ({ ...node, parent_id: null })) };
+    return principal.share.item.type === 'folder' ? navigationAs(ctx, principal) : { data: [] };
   },
 });
