@@ -3,7 +3,7 @@ import { Client, registerUser, type RequestOptions } from '../support/client.ts'
 import { browse, mkdir, snapshot } from '../support/files.ts';
 import { useSeededServer } from '../support/seed.ts';
 import { share, tusAsTokenHolder, uploadTo, visitor } from '../support/shares.ts';
-import { createToken } from '../support/uploads.ts';
+import { createToken, uploadForm } from '../support/uploads.ts';
 
 /**
  * auth/principal.ts: the same principal, and the same CSRF rule, on both planes. Each case is
@@ -186,5 +186,80 @@ describe('the principal of a request, on both planes', () => {
     const moved = await guest.post(`/api/editor/move/${editor.token}`, { to_id: folder, items: [{ id: outside, type: 'folder' }] });
     expect(moved.status).toBe(404);
     expect((await browse(owner.client)).names.sort()).toEqual(['Outside', 'Shared']);
+  });
+});
+
+/**
+ * The table of principal × route × object: every item action, on each plane, naming the owner's
+ * folder and file that lie outside what the principal may reach. Each answer is the refusal of
+ * the principal (401 for nobody and a bad token, 404 for anyone else, as for a missing id), and
+ * nothing changes.
+ */
+describe('the authorization table: principals × routes × an object outside their reach', () => {
+  it('refuses every action on the owner’s items to every other principal', async () => {
+    const owner = await registerUser(env.server.url);
+    const folder = await mkdir(owner.client, 'Private');
+    const { body } = await uploadForm(owner.client, 'secret', { parent_id: folder, filename: 'secret.txt' });
+    const file = body.data.id as string;
+    const sibling = await mkdir(owner.client, 'Open');
+    const editor = await share(owner.client, sibling, { permission: 'editor' });
+    const request = await uploadRequest(owner.client, sibling);
+    const before = await snapshot(owner.client);
+
+    const stranger = await registerUser(env.server.url);
+    const strangerToken = await createToken(stranger.client);
+    const guest = visitor(env.server.url);
+    const noCookie = (bearer?: string): RequestOptions => (bearer ? { bearer, origin: null, xrw: false } : {});
+
+    /** The item routes, each under the prefix and suffix a principal uses, and what they name. */
+    const routes = (p: { prefix: string; token: string; upload: string }) => [
+      { method: 'POST', path: `${p.upload}?parent_id=${folder}&filename=x.txt`, raw: 'bytes' },
+      { method: 'POST', path: `${p.prefix}/create-folder${p.token}`, json: { name: 'x', parent_id: folder } },
+      { method: 'POST', path: `${p.prefix}/rename/${file}${p.token}`, json: { _method: 'patch', name: 'y.txt' } },
+      { method: 'POST', path: `${p.prefix}/move${p.token}`, json: { to_id: null, items: [{ id: file, type: 'file' }] } },
+      { method: 'POST', path: `${p.prefix}/remove${p.token}`, json: { items: [{ id: folder, type: 'folder' }] } },
+    ];
+    const ownerRoutes = [
+      ...routes({ prefix: '/api', token: '', upload: '/api/upload' }),
+      { method: 'GET', path: `/api/browse/folders/${folder}` },
+      { method: 'GET', path: `/file/${file}` },
+      { method: 'GET', path: `/api/zip?items=${encodeURIComponent(`${file}|file`)}` },
+    ];
+    const cases: { who: string; client: Client; options: RequestOptions; routes: { method: string; path: string; json?: unknown; raw?: string }[]; expected: number }[] = [
+      { who: 'another user (cookie)', client: stranger.client, options: {}, routes: ownerRoutes, expected: 404 },
+      { who: 'another user (token)', client: new Client(env.server.url), options: noCookie(strangerToken), routes: ownerRoutes, expected: 404 },
+      { who: 'signed out', client: guest, options: {}, routes: ownerRoutes, expected: 401 },
+      { who: 'a bad token', client: new Client(env.server.url), options: noCookie('cd_wrong'), routes: ownerRoutes, expected: 401 },
+      {
+        who: 'a share editor of another folder',
+        client: guest,
+        options: {},
+        routes: [
+          ...routes({ prefix: '/api/editor', token: `/${editor.token}`, upload: `/api/editor/upload/${editor.token}` }),
+          { method: 'GET', path: `/api/browse/folders/${folder}/${editor.token}` },
+          { method: 'GET', path: `/file/${file}/${editor.token}` },
+          { method: 'GET', path: `/api/zip/${editor.token}?items=${encodeURIComponent(`${file}|file`)}` },
+        ],
+        expected: 404,
+      },
+      {
+        who: 'an upload request of another folder',
+        client: guest,
+        options: {},
+        routes: [
+          ...routes({ prefix: `/api/upload-request/${request}`, token: '', upload: `/api/upload-request/${request}/upload` }),
+          { method: 'GET', path: `/api/upload-request/${request}/browse/${folder}` },
+        ],
+        expected: 404,
+      },
+    ];
+    for (const c of cases) {
+      for (const r of c.routes) {
+        const body = r.raw === undefined ? {} : { body: r.raw, headers: { 'Content-Type': 'application/octet-stream' } };
+        const res = await c.client.request(r.path, { method: r.method, ...(r.json ? { json: r.json } : {}), ...body, ...c.options });
+        expect(res.status, `${c.who}: ${r.method} ${r.path} ${res.text.slice(0, 200)}`).toBe(c.expected);
+      }
+    }
+    expect(await snapshot(owner.client)).toBe(before);
   });
 });
