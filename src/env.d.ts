@@ -3,6 +3,9 @@
 declare namespace App {
   interface Locals {
     ctx: import('./server/context.ts').AppContext;
+    /** Who is signed in (a session cookie or a bearer token); link holders are resolved per route. */
+    principal: import('./server/auth/principal.ts').UserPrincipal | null;
+    /** `principal.user`, for the code that only needs the account. */
     user: import('./server/auth/sessions.ts').User | null;
     session: import('./server/auth/sessions.ts').Session | null;
     authMethod: 'cookie' | 'token' | null;

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { bootstrapAdmin } from './server/bootstrap.ts';
 import { ConfigError, loadConfig } from './server/config/env.ts';
 import { createContext } from './server/context.ts';
+import { wireListeners } from './server/listeners.ts';
 import { migrateToLatest } from '../db/index.ts';
 import { createHttpServer } from './server/http/server.ts';
 import { scheduleTrashPurge } from './server/files/purge.ts';
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const ctx = await createContext(config);
+  wireListeners(ctx);
   const { results } = await migrateToLatest(ctx.db);
   for (const r of results ?? []) ctx.logger.info({ migration: r.migrationName }, 'migrated');
   await bootstrapAdmin(ctx);

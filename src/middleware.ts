@@ -1,8 +1,8 @@
 import { defineMiddleware } from 'astro:middleware';
-import { userForAccessToken } from './server/auth/access-tokens.ts';
-import { SESSION_COOKIE, sessionCookieOptions, validateSessionToken } from './server/auth/sessions.ts';
-import { isSameOrigin, isUnsafe } from './server/http/csrf.ts';
+import { csrfRefusal, identify, viewOfAstro, type Identity } from './server/auth/principal.ts';
+import { SESSION_COOKIE, sessionCookieOptions } from './server/auth/sessions.ts';
 import { json } from './server/http/endpoint.ts';
+import { errorBody, isAppError } from './server/http/errors.ts';
 import { isAuthArea } from './server/http/redirects.ts';
 import { mergedCatalogue } from './server/i18n/catalogue.ts';
 import { resolveLocale } from './server/i18n/locales.ts';
@@ -10,43 +10,29 @@ import { isSetupPath } from './server/setup/paths.ts';
 import { installationState } from './server/setup/state.ts';
 import { maintenanceFor } from './server/site/maintenance.ts';
 
-/** Identity, CSRF and the route guard, for every page and endpoint Astro serves. */
+/** The principal (auth/principal.ts), CSRF and the route guard, for every page and endpoint Astro serves. */
 export const onRequest = defineMiddleware(async (context, next) => {
   const { locals, request, cookies, url } = context;
   const ctx = locals.ctx;
-  locals.user = null;
-  locals.session = null;
-  locals.authMethod = null;
-
-  const bearer = request.headers.get('authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  if (bearer) {
-    const user = await userForAccessToken(ctx, bearer);
-    if (!user) return json({ message: 'The access token is invalid or was revoked.' }, 401, { 'WWW-Authenticate': 'Bearer' });
-    locals.user = user;
-    locals.authMethod = 'token';
-  } else {
-    const token = cookies.get(SESSION_COOKIE)?.value;
-    if (token) {
-      const found = await validateSessionToken(ctx, token);
-      if (found) {
-        locals.user = found.user;
-        locals.session = found.session;
-        locals.authMethod = 'cookie';
-        if (found.renewed) cookies.set(SESSION_COOKIE, token, sessionCookieOptions(found.session, ctx.config.secureCookies, ctx.clock.now()));
-      } else {
-        cookies.delete(SESSION_COOKIE, { path: '/' });
-      }
-    }
+  const view = viewOfAstro(context);
+  let identity: Identity;
+  try {
+    identity = await identify(ctx, view);
+  } catch (error) {
+    if (isAppError(error)) return json(errorBody(error), error.status, error.headers);
+    throw error;
   }
+  const { principal } = identity;
+  locals.principal = principal;
+  locals.user = principal?.user ?? null;
+  locals.session = principal?.session ?? null;
+  locals.authMethod = principal?.method ?? null;
+  const sessionToken = cookies.get(SESSION_COOKIE)?.value;
+  if (identity.renewed && principal?.session && sessionToken) cookies.set(SESSION_COOKIE, sessionToken, sessionCookieOptions(principal.session, ctx.config.secureCookies, ctx.clock.now()));
+  if (identity.staleCookie) cookies.delete(SESSION_COOKIE, { path: '/' });
 
-  if (isUnsafe(request.method) && locals.authMethod !== 'token') {
-    if (!isSameOrigin(request.headers, ctx.config.appUrl.origin)) {
-      return json({ message: 'Cross-site request refused: the Origin header must be this site.' }, 403);
-    }
-    if (locals.authMethod === 'cookie' && url.pathname.startsWith('/api/') && !request.headers.has('x-requested-with')) {
-      return json({ message: 'Missing the X-Requested-With header.' }, 403);
-    }
-  }
+  const refusal = csrfRefusal(ctx, view, locals.authMethod);
+  if (refusal) return json(errorBody(refusal), refusal.status);
 
   const { language, languages } = await resolveLocale(ctx, request, cookies);
   locals.locale = language.code;

@@ -1,9 +1,8 @@
-import { CreateFolderInput } from '../../server/files/schemas.ts';
-import { presentItem } from '../../server/files/presenter.ts';
-import { createFolder } from '../../server/files/service.ts';
-import { json, route } from '../../server/http/endpoint.ts';
-import { validate } from '../../server/http/validate.ts';
+import { signedInOf } from '../../server/auth/principal.ts';
+import { createFolderAs } from '../../server/files/endpoints.ts';
+import { route } from '../../server/http/endpoint.ts';
 
+/** Creates a folder (`parent_id` empty: home); the body is shared with the share editor's and the upload request's. */
 export const ALL = route({
-  POST: async ({ ctx, user, body }) => json(presentItem(await createFolder(ctx, user, validate(CreateFolderInput, body))), 201),
+  POST: ({ ctx, astro, body }) => createFolderAs(ctx, signedInOf(astro), body),
 });

@@ -1,11 +1,8 @@
-import { RemoveInput } from '../../server/files/schemas.ts';
-import { removeItems } from '../../server/files/service.ts';
+import { signedInOf } from '../../server/auth/principal.ts';
+import { removeAs } from '../../server/files/endpoints.ts';
 import { route } from '../../server/http/endpoint.ts';
-import { validate } from '../../server/http/validate.ts';
 
 /** Moves items to the trash, or with `force_delete` removes them and their bytes for good. */
 export const ALL = route({
-  POST: async ({ ctx, user, body }) => {
-    await removeItems(ctx, user, validate(RemoveInput, body).items);
-  },
+  POST: ({ ctx, astro, body }) => removeAs(ctx, signedInOf(astro), body),
 });

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import parseRange from 'range-parser';
 import { requireDownloadableFile } from '../files/access.ts';
-import type { User } from '../auth/sessions.ts';
+import { actorOf, type Principal } from '../auth/principal.ts';
 import { dataRoute, type DataRequest } from '../http/data-route.ts';
 import { notFound } from '../http/errors.ts';
 import { readerOf } from './reader.ts';
@@ -26,7 +26,8 @@ function header(req: IncomingMessage, name: string): string | undefined {
  */
 export const serveFile = dataRoute({ methods: ['GET', 'HEAD'], principal: readerOf(FILE_PATH, 2), handle: sendFile });
 
-async function sendFile({ ctx, req, res, pathname, principal: actor }: DataRequest<User>): Promise<void> {
+async function sendFile({ ctx, req, res, pathname, principal }: DataRequest<Principal>): Promise<void> {
+  const actor = actorOf(principal);
   const id = FILE_PATH.exec(pathname)?.[1];
   if (!id) throw notFound('The item was not found.');
   const item = await requireDownloadableFile(ctx, actor, id);

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import ZipStream from 'zip-stream';
 import type { ItemType } from '../../../db/schema.ts';
+import { actorOf, type Principal } from '../auth/principal.ts';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { requireCanDownload, requireOwnedItems } from '../files/access.ts';
@@ -115,7 +116,8 @@ export async function zipName(ctx: AppContext, roots: Pick<ItemRow, 'name' | 'ty
 // `/api/zip/{share token}`: a share link's holder zips items inside the share.
 export const serveZip = dataRoute({ methods: ['GET', 'HEAD'], principal: readerOf(SHARED_ZIP, 1), handle: sendZip });
 
-async function sendZip({ ctx, req, res, principal: user }: DataRequest<User>): Promise<void> {
+async function sendZip({ ctx, req, res, principal }: DataRequest<Principal>): Promise<void> {
+  const user = actorOf(principal);
   const selection = parseZipItems(new URL(req.url ?? '/', 'http://localhost').searchParams.get('items'));
   // One set-based check for the whole selection (parseZipItems already dropped duplicates).
   const roots = await requireOwnedItems(ctx, user, selection.map(({ id, type }) => ({ id, type, field: 'items' })));

@@ -6,11 +6,19 @@ export interface DomainEvents {
   'user.password-reset': { userId: string };
   /** A file's bytes are stored and its item row exists (uploads, imports); thumbnails listen. */
   'file.created': { itemId: string; ownerId: string };
+  /**
+   * An upload became an item (plain, chunked, tus, import). `principal` is who uploaded: the
+   * user, or a link (`share`, `request`: its id) or team member acting as the owner. Emitted with
+   * `emitAndWait`: listeners finish before the upload is answered.
+   */
+  'upload.finished': { itemId: string; ownerId: string; name: string; principal: { kind: 'user' | 'share' | 'request' | 'member'; id: string } };
 }
 
 export interface EventBus {
   emit<K extends keyof DomainEvents>(name: K, payload: DomainEvents[K]): void;
-  on<K extends keyof DomainEvents>(name: K, listener: (payload: DomainEvents[K]) => void): () => void;
+  /** Emits and waits for every listener, async ones included (they must not reject). */
+  emitAndWait<K extends keyof DomainEvents>(name: K, payload: DomainEvents[K]): Promise<void>;
+  on<K extends keyof DomainEvents>(name: K, listener: (payload: DomainEvents[K]) => void | Promise<void>): () => void;
 }
 
 /** In-process bus. Several processes will fan out through the database later, behind the same interface. */
@@ -19,6 +27,7 @@ export function createEventBus(): EventBus {
   emitter.setMaxListeners(0);
   return {
     emit: (name, payload) => void emitter.emit(name, payload),
+    emitAndWait: async (name, payload) => void (await Promise.all(emitter.listeners(name).map((listener) => (listener as (p: unknown) => unknown)(payload)))),
     on(name, listener) {
       emitter.on(name, listener);
       return () => void emitter.off(name, listener);

@@ -240,6 +240,19 @@ export async function findByNameKey(db: Db, ownerId: string, parentId: string | 
   return (await query.executeTakeFirst())?.id;
 }
 
+/** The file item holding this blob, if one was recorded (an upload's finish looks for its own). */
+export async function findFileByBlobKey(db: Db, blobKey: string): Promise<ItemWithCount | undefined> {
+  const row = await db.selectFrom('items').select('id').where('blob_key', '=', blobKey).executeTakeFirst();
+  return row ? findItemWithCount(db, row.id) : undefined;
+}
+
+/** The item outside the trash in that folder with that name key, with its type, if any. */
+export async function findTypedByNameKey(db: Db, ownerId: string, parentId: string | null, key: string): Promise<Pick<ItemRow, 'id' | 'type'> | undefined> {
+  let query = db.selectFrom('items').select(['id', 'type']).where('owner_id', '=', ownerId).where('deleted_at', 'is', null).where('name_key', '=', key);
+  query = parentId === null ? query.where('parent_id', 'is', null) : query.where('parent_id', '=', parentId);
+  return query.executeTakeFirst();
+}
+
 /** PostgreSQL: holds one owner's tree changes in line until the transaction ends. */
 export async function lockOwnerTree(tx: Db, ownerId: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext(${ownerId}))`.execute(tx);

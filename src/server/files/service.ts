@@ -106,6 +106,30 @@ async function underFolder<T>(ctx: AppContext, ownerId: string, parentId: string
   });
 }
 
+/**
+ * The id of the folder `name` in the parent, created when missing (a folder upload's relative
+ * path). A file holding that name is stepped over to `name (1)`, and so on, the same way every
+ * time, so files of one folder upload land together. Runs inside the caller's transaction
+ * (`ctx.db`, an upload's finish), which holds the owner's tree lock and checked the parent.
+ */
+export async function ensureFolder(ctx: AppContext, ownerId: string, parentId: string | null, name: string): Promise<string> {
+  for (let n = 0; n < 1000; n += 1) {
+    const candidate = n === 0 ? name : `${name} (${n})`;
+    const key = nameKey(candidate);
+    const found = await q.findTypedByNameKey(ctx.db, ownerId, parentId, key);
+    if (found?.type === 'folder') return found.id;
+    if (found) continue;
+    const id = randomUUID();
+    const at = now(ctx);
+    await q.insertItem(ctx.db, {
+      id, owner_id: ownerId, parent_id: parentId, type: 'folder', name: candidate, name_key: key,
+      color: null, emoji: null, mimetype: null, size: 0, blob_key: null, created_at: at, updated_at: at, deleted_at: null, deleted_with: null,
+    });
+    return id;
+  }
+  throw validationError({ path: [`No free name for the folder "${name}".`] });
+}
+
 /** A blob key for a new file of this owner; write the bytes there before `createFileItem`. */
 export function newBlobKey(ownerId: string): string {
   return `files/${ownerId.toLowerCase()}/${randomUUID()}`;

@@ -5,7 +5,8 @@ export function isUnsafe(method: string): boolean {
 }
 
 /**
- * A state-changing request from a browser must come from our own pages: its Origin must be the
+ * The rule as both planes apply it is auth/principal.ts `csrfRefusal`. A state-changing request
+ * from a browser must come from our own pages: its Origin must be the
  * configured public URL, or (for browsers that omit Origin) Sec-Fetch-Site must say same-origin.
  */
 export function isSameOrigin(headers: Headers, appOrigin: string): boolean {

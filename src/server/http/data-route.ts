@@ -5,8 +5,8 @@ import { AppError, isAppError } from './errors.ts';
 
 /**
  * One data-plane route, the way `route()` (endpoint.ts) is one JSON endpoint: the method check
- * (405 with Allow), the principal (who acts: a signed-in user, a share link's holder, an upload
- * request's holder), and every domain error (AppError) answered with errors.ts `errorBody`, after
+ * (405 with Allow), the principal (who acts: auth/principal.ts, the same functions the Astro
+ * middleware uses: a signed-in user, a share link's holder, an upload request's holder), and every domain error (AppError) answered with errors.ts `errorBody`, after
  * the unread rest of the request body is drained so the client sees the answer, not a reset.
  * `principal` and `handle` refuse by throwing; anything else that is thrown is a 500 (server.ts).
  */

@@ -1,7 +1,7 @@
 import { etagListMatches, etagOf } from '../downloads/headers.ts';
 import { streamTo } from '../downloads/stream.ts';
 import { requireOwnedItem } from '../files/access.ts';
-import type { User } from '../auth/sessions.ts';
+import { actorOf, type Principal } from '../auth/principal.ts';
 import { readerOf } from '../downloads/reader.ts';
 import { dataRoute, type DataRequest } from '../http/data-route.ts';
 import { notFound } from '../http/errors.ts';
@@ -20,7 +20,8 @@ export function isThumbnailRequest(pathname: string, method: string): boolean {
 // `/thumbnail/{id}/{size}/{share token}`: a share link's holder, inside the share.
 export const serveThumbnail = dataRoute({ methods: ['GET', 'HEAD'], principal: readerOf(THUMBNAIL_PATH, 3), handle: sendThumbnail });
 
-async function sendThumbnail({ ctx, req, res, pathname, principal: actor }: DataRequest<User>): Promise<void> {
+async function sendThumbnail({ ctx, req, res, pathname, principal }: DataRequest<Principal>): Promise<void> {
+  const actor = actorOf(principal);
   const match = THUMBNAIL_PATH.exec(pathname);
   if (!match) throw notFound();
   const [, id, size] = match as unknown as [string, string, ThumbnailSize];

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { User } from '../auth/sessions.ts';
-import { authenticate } from '../http/data-auth.ts';
+import { identify, viewOfNode } from '../auth/principal.ts';
 import { installationState } from '../setup/state.ts';
 import type { AppContext } from '../context.ts';
 import { getSettings } from '../settings/service.ts';
@@ -43,7 +43,7 @@ export async function dataPlaneRefusal(ctx: AppContext, req: IncomingMessage): P
   }
   const maintenance = await maintenanceSwitch(ctx);
   if (!maintenance.on) return null;
-  const auth = await authenticate(ctx, req);
-  if (auth && auth !== 'bad-token' && auth.user.role === 'admin') return null;
+  const identity = await identify(ctx, viewOfNode(req)).catch(() => null);
+  if (identity?.principal?.user.role === 'admin') return null;
   return { status: 503, body: { message: 'The service is temporarily unavailable for maintenance.', code: 'maintenance' }, headers: { 'Retry-After': String(maintenance.retryAfter) } };
 }

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { originOf } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { EventBus } from '../events/bus.ts';
 import { liveFolder } from '../files/access.ts';
-import { nameKey } from '../files/names.ts';
 import * as q from '../files/queries.ts';
-import type { Db, ItemWithCount } from '../files/queries.ts';
-import { createFileItem } from '../files/service.ts';
+import type { ItemWithCount } from '../files/queries.ts';
+import { createFileItem, ensureFolder } from '../files/service.ts';
 import { AppError, validationError } from '../http/errors.ts';
 import { faultPoint } from '../faults.ts';
 import { claimIntent, discardBlob } from './intents.ts';
@@ -52,18 +51,22 @@ function isUniqueViolation(error: unknown): boolean {
 export async function finishUpload(ctx: AppContext, policy: UploadPolicy, input: FinishInput): Promise<ItemWithCount> {
   // Events wait for the commit: a listener must find the row.
   const pending: (() => void)[] = [];
-  const events: EventBus = { emit: (name, payload) => void pending.push(() => ctx.events.emit(name, payload)), on: (name, listener) => ctx.events.on(name, listener) };
+  const events: EventBus = {
+    emit: (name, payload) => void pending.push(() => ctx.events.emit(name, payload)),
+    emitAndWait: async (name, payload) => void pending.push(() => ctx.events.emit(name, payload)),
+    on: (name, listener) => ctx.events.on(name, listener),
+  };
   const attempt = () =>
     ctx.db.transaction().execute(async (tx) => {
       if (ctx.config.database.dialect === 'postgres') await q.lockOwnerTree(tx, input.ownerId);
-      if (!(await claimIntent(tx, input.blobKey))) return { done: await findFileByBlobKey(tx, input.blobKey) };
+      if (!(await claimIntent(tx, input.blobKey))) return { done: await q.findFileByBlobKey(tx, input.blobKey) };
       const limit = uploadLimit(policy);
       if (limit !== null && input.size > limit) throw tooLarge(policy);
       if (policy.capacity !== null && (await committedBytes(tx, input.ownerId, input.reservationId)) + input.size > policy.capacity) throw overQuota();
       if (input.reservationId) await releaseReservation(tx, input.reservationId);
       let parentId = input.parentId;
       if (parentId !== null && !(await liveFolder(tx, { id: input.ownerId }, parentId))) throw validationError({ parent_id: ['The folder was not found.'] });
-      for (const folder of input.folders) parentId = await ensureFolder(ctx, tx, input.ownerId, parentId, folder);
+      for (const folder of input.folders) parentId = await ensureFolder({ ...ctx, db: tx }, input.ownerId, parentId, folder);
       return { item: await createFileItem({ ...ctx, db: tx, events }, { ownerId: input.ownerId, parentId, name: input.name, mimetype: input.mimetype, size: input.size, blobKey: input.blobKey }) };
     });
   faultPoint(ctx, 'upload-finish-after-blob-write');
@@ -91,33 +94,11 @@ export async function finishUpload(ctx: AppContext, policy: UploadPolicy, input:
   throw new AppError(409, 'The upload was abandoned; send it again.');
 }
 
-/** The file item holding this blob, if one was recorded. */
-export async function findFileByBlobKey(db: Db, blobKey: string): Promise<ItemWithCount | undefined> {
-  const row = await db.selectFrom('items').select('id').where('blob_key', '=', blobKey).executeTakeFirst();
-  return row ? q.findItemWithCount(db, row.id) : undefined;
-}
-
 /**
- * The id of the folder `name` in the parent, created when missing. A file holding that name is
- * stepped over to `name (1)`, and so on, the same way every time, so files of one folder upload
- * land together.
+ * Tells whoever listens that an upload became an item (`upload.finished`: an upload request records
+ * it and tells its owner), and waits for them, so their work is done when the upload is answered.
+ * `binding` is what the upload was bound to (auth/principal.ts bindingOf): it names who made it.
  */
-async function ensureFolder(ctx: AppContext, tx: Db, ownerId: string, parentId: string | null, name: string): Promise<string> {
-  for (let n = 0; n < 1000; n += 1) {
-    const candidate = n === 0 ? name : `${name} (${n})`;
-    const key = nameKey(candidate);
-    let query = tx.selectFrom('items').select(['id', 'type']).where('owner_id', '=', ownerId).where('deleted_at', 'is', null).where('name_key', '=', key);
-    query = parentId === null ? query.where('parent_id', 'is', null) : query.where('parent_id', '=', parentId);
-    const found = await query.executeTakeFirst();
-    if (found?.type === 'folder') return found.id;
-    if (found) continue;
-    const id = randomUUID();
-    const at = ctx.clock.now().toISOString();
-    await q.insertItem(tx, {
-      id, owner_id: ownerId, parent_id: parentId, type: 'folder', name: candidate, name_key: key,
-      color: null, emoji: null, mimetype: null, size: 0, blob_key: null, created_at: at, updated_at: at, deleted_at: null, deleted_with: null,
-    });
-    return id;
-  }
-  throw validationError({ path: [`No free name for the folder "${name}".`] });
+export async function uploadFinished(ctx: AppContext, item: ItemWithCount, binding: string | null | undefined): Promise<void> {
+  await ctx.events.emitAndWait('upload.finished', { itemId: item.id, ownerId: item.owner_id, name: item.name, principal: originOf(binding, item.owner_id) });
 }

@@ -1,16 +1,17 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
+import { actorOf, bindingOf, requireSignedIn, requireWrite, viewOfNode, type Principal } from '../auth/principal.ts';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { requireTargetFolder } from '../files/access.ts';
-import { presentItem } from '../files/presenter.ts';
+import { itemDataFor } from '../files/endpoints.ts';
 import type { ItemWithCount } from '../files/queries.ts';
-import { dataUser, sendJson } from '../http/data-auth.ts';
+import { sendJson } from '../http/data-auth.ts';
 import { dataRoute, declaredLength, type DataHandler } from '../http/data-route.ts';
 import { badRequest, isAppError, unsupportedMediaType, validationError } from '../http/errors.ts';
 import { chunkFields, receiveChunk, type ChunkResult } from './chunks.ts';
-import { finishUpload } from './finish.ts';
+import { finishUpload, uploadFinished } from './finish.ts';
 import { discardBlob } from './intents.ts';
 import { assertCanUpload, assertTypeAllowed, checkBeforeBytes, tooLarge, uploadLimit, uploadPolicy, type UploadPolicy } from './limits.ts';
 import { relativeFolders, uploadName } from './names.ts';
@@ -37,42 +38,34 @@ import { withPlainReservation } from './reservations.ts';
  * The multipart form also takes a file in chunks (chunks.ts): `upload_id`, `offset` and `is_last`
  * before the file part; a chunk that is not the last is answered 200 `{ upload_id, offset }`.
  */
-export interface Uploader {
-  /** Who the upload is for: the user, or the owner scoped by a token (a share link or an upload request). */
-  actor: User;
-  /** What a chunked upload is bound to: the user's id, `share:{id}` or `request:{id}`. */
-  binding: string;
-  /** The body of the 201: the item resource the uploader may see. */
-  answer: (item: ItemWithCount) => unknown;
-  /** After the item is made (an upload request tells its owner). */
-  after?: (item: ItemWithCount) => Promise<void>;
-}
-
-/** The data-plane route of a one-request upload for whoever `open` lets in (refusing by throwing). */
-export function plainUploadRoute(open: (ctx: AppContext, req: IncomingMessage, pathname: string) => Promise<Uploader>): DataHandler {
+/** The data-plane route of a one-request upload for the principal `open` answers (refusing by throwing). */
+export function plainUploadRoute(open: (ctx: AppContext, req: IncomingMessage, pathname: string) => Promise<Principal>): DataHandler {
   return dataRoute({
     methods: ['POST'],
-    principal: open,
+    principal: async (ctx, req, pathname) => {
+      const principal = await open(ctx, req, pathname);
+      requireWrite(principal);
+      return principal;
+    },
     handle: async ({ ctx, req, res, principal }) => {
       let result: Outcome;
       try {
-        result = await receivePlain(ctx, principal.actor, req, principal.binding);
+        result = await receivePlain(ctx, actorOf(principal), req, bindingOf(principal));
       } catch (error) {
         // The body was cut off (the client went away, or stalled past upload_idle_seconds): no answer.
         if (req.destroyed && !req.complete) return;
         throw error;
       }
       if (!('item' in result)) return sendJson(res, 200, { upload_id: result.uploadId, offset: result.offset });
-      await principal.after?.(result.item);
-      sendJson(res, 201, principal.answer(result.item));
+      // Listeners (an upload request records the item and tells its owner) are done before the answer.
+      await uploadFinished(ctx, result.item, bindingOf(principal));
+      sendJson(res, 201, { data: itemDataFor(principal)(result.item) });
     },
   });
 }
 
-export const handlePlainUpload = plainUploadRoute(async (ctx, req) => {
-  const { user } = await dataUser(ctx, req);
-  return { actor: user, binding: user.id, answer: presentItem };
-});
+/** `POST /api/upload`: the signed-in user's upload. */
+export const handlePlainUpload = plainUploadRoute((ctx, req, pathname) => requireSignedIn(ctx, viewOfNode(req, pathname)));
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];

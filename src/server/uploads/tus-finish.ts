@@ -5,9 +5,9 @@ import type { AppContext } from '../context.ts';
 import { faultPoint } from '../faults.ts';
 import type { ItemWithCount } from '../files/queries.ts';
 import { AppError } from '../http/errors.ts';
-import { tokenUploadFinished } from '../upload-requests/data-plane.ts';
 import { findUserById } from '../users/queries.ts';
-import { findFileByBlobKey, finishUpload } from './finish.ts';
+import { findFileByBlobKey } from '../files/queries.ts';
+import { finishUpload, uploadFinished } from './finish.ts';
 import { discardBlob, dropIntent, findIntent, recordIntent } from './intents.ts';
 import { uploadPolicy } from './limits.ts';
 import { relativeFolders, uploadName } from './names.ts';
@@ -137,7 +137,7 @@ async function complete(ctx: AppContext, { id, ownerId }: { id: string; ownerId:
     }
     const item = await finishUpload(ctx, policy, { ownerId, parentId: finish.parentId, folders: finish.folders, name: finish.name, mimetype: finish.mimetype, size: stored.size, blobKey, reservationId: id });
     faultPoint(ctx, 'tus-finish-after-commit');
-    await tokenUploadFinished(ctx, finish.binding, item);
+    await uploadFinished(ctx, item, finish.binding);
     if (info) await markFinished(ctx, directory, info, item);
     return item;
   } catch (error) {

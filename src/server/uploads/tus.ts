@@ -3,16 +3,14 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
 import { Server, Upload } from '@tus/server';
-import type { User } from '../auth/sessions.ts';
+import { actorOf, bindingOf, uploader, viewOfNode, type Principal } from '../auth/principal.ts';
+import type { Actor } from '../files/access.ts';
 import type { AppContext } from '../context.ts';
 import { requireTargetFolder } from '../files/access.ts';
 import { presentItem } from '../files/presenter.ts';
 import { findItemWithCount, type ItemWithCount } from '../files/queries.ts';
-import { dataUser } from '../http/data-auth.ts';
 import { dataRoute, type DataRequest } from '../http/data-route.ts';
 import { AppError, badRequest, errorBody, isAppError, notFound, unsupportedMediaType } from '../http/errors.ts';
-import { openShareForData } from '../sharing/data-plane.ts';
-import { openRequestForData } from '../upload-requests/data-plane.ts';
 import { runEvery } from '../jobs/every.ts';
 import { getSettings } from '../settings/service.ts';
 import { checkBeforeBytes, uploadPolicy } from './limits.ts';
@@ -27,16 +25,17 @@ import { sweepChunks } from './chunks.ts';
  * extension and we do not advertise one; creation-defer-length is switched off: the length must be
  * known to check the limits before the bytes flow.)
  *
- * - Every request, OPTIONS included, is signed in with dataUser (bearer token, or the
- *   session cookie with our Origin and X-Requested-With on writes). CORS is answered for our own
- *   origin only.
+ * - Every request, OPTIONS included, has its principal (auth/principal.ts `uploader`: a bearer
+ *   token, or the session cookie with our Origin and X-Requested-With on writes, or a link's
+ *   token below). CORS is answered for our own origin only.
  * - Metadata keys: `filename`, `filetype`, `parent_id` ('' for home), `path` (a folder upload's
  *   relative folder). The server adds `owner`: each upload id is bound to the user who created it,
  *   and any request for another user's id is a 404, like an id that does not exist.
  * - A share link's editor or an upload request's holder uploads here too, with the header
  *   `X-Share-Token` or `X-Upload-Request-Token` on every request instead of a sign-in: the upload
- *   is bound to that link (`binding`), goes into the owner's storage and quota, and is checked
- *   against the link again on every request (a revoked link stops it at once).
+ *   is bound to that link (principal.ts `bindingOf`), goes into the owner's storage and quota, and
+ *   is checked against the link again on every request (a revoked link stops it at once). Who
+ *   uploaded is told through the `upload.finished` event (tus-finish.ts), nothing more.
  * - GET of an upload is refused to everyone (405): bytes are only served as files.
  * - PATCH with a Content-Type other than application/offset+octet-stream is a 415.
  * - The request that completes the upload (the last PATCH, or a POST with the whole body) answers
@@ -64,9 +63,8 @@ interface TusUploads {
   server: Server;
   store: FileStore;
   directory: string;
-  users: WeakMap<IncomingMessage, User>;
-  /** What an upload is bound to: the user's id, or `share:{id}` / `request:{id}` for a token holder. */
-  bindings: WeakMap<IncomingMessage, string>;
+  /** The principal of each request the tus server is handling. */
+  principals: WeakMap<IncomingMessage, Principal>;
 }
 
 const instances = new WeakMap<AppContext, TusUploads>();
@@ -131,12 +129,12 @@ function uploadsFor(ctx: AppContext): TusUploads {
   const directory = path.join(ctx.config.dataDir, 'uploads', 'tus');
   const store = new UploadStore(ctx, { directory, expirationPeriodInMilliseconds: ctx.config.uploads.expiryMs }, (id) => releaseReservation(ctx.db, id));
   store.extensions = store.extensions.filter((e) => e !== 'creation-defer-length');
-  const users = new WeakMap<IncomingMessage, User>();
-  const bindings = new WeakMap<IncomingMessage, string>();
+  const principals = new WeakMap<IncomingMessage, Principal>();
 
   const onUploadCreate = async (req: unknown, upload: Upload) => {
-    const user = users.get(nodeRequest(req)!);
-    if (!user) throw tusError(new AppError(401, 'Unauthenticated.', { code: 'unauthenticated' }));
+    const principal = principals.get(nodeRequest(req)!);
+    if (!principal) throw tusError(new AppError(401, 'Unauthenticated.', { code: 'unauthenticated' }));
+    const user: Actor = actorOf(principal);
     try {
       const meta = upload.metadata ?? {};
       const name = uploadName(meta.filename ?? meta.name);
@@ -151,7 +149,7 @@ function uploadsFor(ctx: AppContext): TusUploads {
       // The last step of the checks: nothing refuses the upload after its bytes are promised.
       await reserve(ctx, policy, { id: upload.id, ownerId: user.id, kind: 'tus', bytes: upload.size });
       // Only the keys we know, as checked, and the owner, which the client cannot set.
-      const binding = bindings.get(nodeRequest(req)!) ?? user.id;
+      const binding = bindingOf(principal);
       return { metadata: { filename: name, filetype: declaredType, parent_id: parent?.id ?? '', path: folders.join('/'), owner: user.id, binding } };
     } catch (error) {
       throw tusError(error);
@@ -181,7 +179,7 @@ function uploadsFor(ctx: AppContext): TusUploads {
     onUploadCreate: onUploadCreate as never,
     onUploadFinish: onUploadFinish as never,
   });
-  const instance = { server, store, directory, users, bindings };
+  const instance = { server, store, directory, principals };
   instances.set(ctx, instance);
   return instance;
 }
@@ -205,12 +203,12 @@ export const handleTus = dataRoute({
   // GET of an upload is refused to everyone: bytes are only served as files.
   methods: (pathname) => (pathname.slice(TUS_PATH.length).replace(/^\/|\/$/g, '') === '' ? ['POST', 'OPTIONS'] : ['HEAD', 'PATCH', 'DELETE', 'OPTIONS']),
   methodMessage: (method) => (method === 'GET' ? 'Uploads are not served; download the file instead.' : 'Method not allowed.'),
-  principal: tusActor,
+  principal: (ctx, req, pathname) => uploader(ctx, viewOfNode(req, pathname)),
   handle: handleTusRequest,
   refusalHeaders: TUS_HEADERS,
 });
 
-async function handleTusRequest({ ctx, req, res, pathname, principal: auth }: DataRequest<TusActor>): Promise<void> {
+async function handleTusRequest({ ctx, req, res, pathname, principal }: DataRequest<Principal>): Promise<void> {
   const method = req.method ?? 'GET';
   const rest = pathname.slice(TUS_PATH.length).replace(/^\/|\/$/g, '');
   const id = rest === '' ? null : rest;
@@ -220,7 +218,7 @@ async function handleTusRequest({ ctx, req, res, pathname, principal: auth }: Da
     if (method === 'POST' && req.headers['upload-defer-length'] !== undefined) throw badRequest('Upload-Length is required: uploads of a length not yet known are not supported.');
   } else {
     const info = ID.test(id) ? ((await tus.store.configstore.get(id)) as StoredUpload | undefined) : undefined;
-    if (!info || (info.metadata?.binding ?? info.metadata?.owner) !== auth.binding) throw notFound('The upload was not found.');
+    if (!info || (info.metadata?.binding ?? info.metadata?.owner) !== bindingOf(principal)) throw notFound('The upload was not found.');
     if (!info.finished && (method === 'HEAD' || method === 'PATCH') && (await leftComplete(tus, info))) {
       // A crash came after the last byte and before the item was recorded: finish it now.
       req.resume();
@@ -235,30 +233,8 @@ async function handleTusRequest({ ctx, req, res, pathname, principal: auth }: Da
       await touchReservation(ctx, id);
     }
   }
-  tus.users.set(req, auth.user);
-  tus.bindings.set(req, auth.binding);
+  tus.principals.set(req, principal);
   await tus.server.handle(req, res);
-}
-
-interface TusActor {
-  user: User;
-  binding: string;
-}
-
-/** Who uploads: a signed-in user, or a token holder acting as the owner inside the link's scope. */
-async function tusActor(ctx: AppContext, req: IncomingMessage): Promise<TusActor> {
-  const shareToken = req.headers['x-share-token'];
-  const requestToken = req.headers['x-upload-request-token'];
-  if (typeof shareToken === 'string') {
-    const opened = await openShareForData(ctx, req, shareToken, 'write');
-    return { user: opened.actor, binding: `share:${opened.share.id}` };
-  }
-  if (typeof requestToken === 'string') {
-    const opened = await openRequestForData(ctx, req, requestToken);
-    return { user: opened.actor, binding: `request:${opened.request.id}` };
-  }
-  const auth = await dataUser(ctx, req);
-  return { user: auth.user, binding: auth.user.id };
 }
 
 /** All its bytes arrived (or already moved to the blob store), yet it is not marked finished. */

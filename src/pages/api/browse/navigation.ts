@@ -1,7 +1,8 @@
-import { navigationTree } from '../../../server/files/service.ts';
+import { signedInOf } from '../../../server/auth/principal.ts';
+import { navigationAs } from '../../../server/files/endpoints.ts';
 import { route } from '../../../server/http/endpoint.ts';
 
 /** The folder tree for the navigation panel: `{ data: [{ id, name, color, emoji, parent_id, folders: [...] }] }`. */
 export const ALL = route({
-  GET: async ({ ctx, user }) => ({ data: await navigationTree(ctx, user) }),
+  GET: ({ ctx, astro }) => navigationAs(ctx, signedInOf(astro)),
 });

@@ -1,10 +1,8 @@
-import { RenameInput } from '../../../server/files/schemas.ts';
-import { presentItem } from '../../../server/files/presenter.ts';
-import { renameItem } from '../../../server/files/service.ts';
+import { signedInOf } from '../../../server/auth/principal.ts';
+import { renameAs } from '../../../server/files/endpoints.ts';
 import { route } from '../../../server/http/endpoint.ts';
-import { validate } from '../../../server/http/validate.ts';
 
 /** Rename, emoji and colour of one item; sent as POST with `_method=patch`. */
 export const ALL = route({
-  PATCH: async ({ ctx, user, params, body }) => presentItem(await renameItem(ctx, user, params.id ?? '', validate(RenameInput, body))),
+  PATCH: ({ ctx, astro, params, body }) => renameAs(ctx, signedInOf(astro), params.id ?? '', body),
 });

@@ -1,17 +1,8 @@
-import { encodeCursor, folderParam, listOptions } from '../../../../server/files/schemas.ts';
-import { presentList } from '../../../../server/files/presenter.ts';
-import { browseFolder } from '../../../../server/files/service.ts';
+import { signedInOf } from '../../../../server/auth/principal.ts';
+import { browseAs } from '../../../../server/files/endpoints.ts';
 import { route } from '../../../../server/http/endpoint.ts';
-import { validate } from '../../../../server/http/validate.ts';
-import { withShared } from '../../../../server/sharing/presenter.ts';
-import { sharesOfItems } from '../../../../server/sharing/service.ts';
 
 /** A folder's items (`all` or no id: home), folders first; `sort`, `direction`, and `limit` + `cursor` for pages. Shared items carry their link in `relationships.shared`. */
 export const ALL = route({
-  GET: async ({ ctx, user, params, query }) => {
-    const page = await browseFolder(ctx, user, folderParam(params.id), listOptions(query, validate));
-    const list = presentList(page.items, { root: page.root, next_cursor: page.next && encodeCursor(page.next) });
-    const shares = await sharesOfItems(ctx, user, page.items.map((i) => i.id));
-    return { ...list, data: list.data.map((d) => withShared(ctx, d, shares)) };
-  },
+  GET: ({ ctx, astro, params, query }) => browseAs(ctx, signedInOf(astro), params.id, query),
 });

@@ -1,13 +1,11 @@
-import { navigationTree } from '../../../../server/files/service.ts';
+import { shareOfRoute } from '../../../../server/auth/principal.ts';
+import { navigationAs } from '../../../../server/files/endpoints.ts';
 import { publicRoute } from '../../../../server/http/endpoint.ts';
-import { shareOfRoute } from '../../../../server/sharing/endpoints.ts';
 
-/** The shared folder's tree (the shared folder as the one root). */
+/** The shared folder's tree (the shared folder as the one root; none for a shared file). */
 export const ALL = publicRoute({
   GET: async ({ ctx, astro }) => {
-    const { actor, item } = await shareOfRoute(ctx, astro, 'read');
-    if (item.type !== 'folder') return { data: [] };
-    const tree = await navigationTree(ctx, actor);
-    return { data: tree.map((node) => ({ ...node, parent_id: null })) };
+    const principal = await shareOfRoute(ctx, astro, 'read');
+    return principal.share.item.type === 'folder' ? navigationAs(ctx, principal) : { data: [] };
   },
 });

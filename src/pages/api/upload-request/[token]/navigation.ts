@@ -1,12 +1,11 @@
-import { navigationTree } from '../../../../server/files/service.ts';
+import { requestOfRoute } from '../../../../server/auth/principal.ts';
+import { navigationAs } from '../../../../server/files/endpoints.ts';
 import { publicRoute } from '../../../../server/http/endpoint.ts';
-import { openUploadRequest } from '../../../../server/upload-requests/service.ts';
 
 /** The request folder's tree; empty once the request is filled or expired. */
 export const ALL = publicRoute({
-  GET: async ({ ctx, params }) => {
-    const opened = await openUploadRequest(ctx, params.token ?? '');
-    if (opened.status !== 'active') return { data: [] };
-    return { data: (await navigationTree(ctx, opened.actor)).map((node) => ({ ...node, parent_id: null })) };
+  GET: async ({ ctx, astro }) => {
+    const principal = await requestOfRoute(ctx, astro, 'read');
+    return principal.permissions.read ? navigationAs(ctx, principal) : { data: [] };
   },
 });

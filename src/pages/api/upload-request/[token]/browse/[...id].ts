@@ -1,18 +1,19 @@
+import { actorOf, requestOfRoute } from '../../../../../server/auth/principal.ts';
+import { itemDataFor } from '../../../../../server/files/endpoints.ts';
 import { folderParam, listOptions } from '../../../../../server/files/schemas.ts';
 import { browseFolder } from '../../../../../server/files/service.ts';
 import { publicRoute } from '../../../../../server/http/endpoint.ts';
 import { validate } from '../../../../../server/http/validate.ts';
-import { scopedItemData } from '../../../../../server/sharing/presenter.ts';
-import { openUploadRequest } from '../../../../../server/upload-requests/service.ts';
 
 /** A folder of the request (`all`: the request's folder); empty once the request is filled or expired. */
 export const ALL = publicRoute({
-  GET: async ({ ctx, params, query }) => {
-    const opened = await openUploadRequest(ctx, params.token ?? '');
+  GET: async ({ ctx, astro, params, query }) => {
+    const principal = await requestOfRoute(ctx, astro, 'read');
+    const { status } = principal.request;
     const options = listOptions(query, validate);
-    if (opened.status !== 'active') return { data: [], meta: { root: null, status: opened.status } };
-    const page = await browseFolder(ctx, opened.actor, folderParam(params.id), { sort: options.sort });
-    const present = (i: Parameters<typeof scopedItemData>[0]) => scopedItemData(i, opened.request.token, opened.folder.id, 'request');
-    return { data: page.items.map(present), meta: { root: page.root && present(page.root), status: opened.status } };
+    if (!principal.permissions.read) return { data: [], meta: { root: null, status } };
+    const page = await browseFolder(ctx, actorOf(principal), folderParam(params.id), { sort: options.sort });
+    const present = itemDataFor(principal);
+    return { data: page.items.map(present), meta: { root: page.root && present(page.root), status } };
   },
 });
