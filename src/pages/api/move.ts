@@ -8,6 +8,6 @@ import { validate } from '../../server/http/validate.ts';
 export const ALL = route({
   POST: async ({ ctx, user, body }) => {
     const input = validate(MoveInput, body);
-    return { data: (await moveItems(ctx, user, input.to_id, input.items)).map(itemData) };
+    return { data: (await moveItems(ctx, user, input.to_id, input.items)).map((i) => itemData(i)) };
   },
 });
