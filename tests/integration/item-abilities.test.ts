@@ -34,7 +34,10 @@ describe('abilities in the owner’s listings', () => {
     expect(list.status).toBe(200);
     expect(byName(list.body.data)).toEqual({ Inner: OWNER_FOLDER, 'a.txt': OWNER_FILE });
     expect(yes(list.body.meta.root)).toEqual(OWNER_FOLDER);
-    expect(byName((await owner.client.get('/api/browse/folders/all')).body.data)).toEqual({ Shared: OWNER_FOLDER });
+    expect(yes({ meta: list.body.meta })).toEqual(OWNER_FOLDER);
+    const home = await owner.client.get('/api/browse/folders/all');
+    expect(byName(home.body.data)).toEqual({ Shared: OWNER_FOLDER });
+    expect(yes({ meta: home.body.meta })).toEqual(only('upload', 'create_folder'));
     expect(byName((await owner.client.get('/api/browse/latest')).body.data)).toEqual({ 'a.txt': OWNER_FILE, 'deep.txt': OWNER_FILE });
     expect(byName((await owner.client.get('/api/search?query=deep')).body.data)).toEqual({ 'deep.txt': OWNER_FILE });
     await share(owner.client, shared);
@@ -49,6 +52,7 @@ describe('abilities in the owner’s listings', () => {
     await setRestrictions(env.seed, owner.user.id, { canUpload: false, canDownload: false, canCreateFolder: false });
     const list = await owner.client.get(`/api/browse/folders/${shared}`);
     expect(byName(list.body.data)).toEqual({ Inner: only('rename', 'move', 'share', 'delete'), 'a.txt': only('rename', 'move', 'share', 'delete') });
+    expect(yes({ meta: (await owner.client.get('/api/browse/folders/all')).body.meta })).toEqual(only());
   });
 
   it('offers only restore and delete for good in the trash', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abilitiesFor, ownerContext, requestContext, shareContext, type Abilities } from '../../src/server/files/abilities.ts';
+import { abilitiesFor, homeAbilities, ownerContext, requestContext, shareContext, type Abilities } from '../../src/server/files/abilities.ts';
 
 const live = { type: 'file' as const, deleted_at: null };
 const folder = { type: 'folder' as const, deleted_at: null };
@@ -67,5 +67,12 @@ describe('abilitiesFor', () => {
 
   it('gives nothing without read', () => {
     expect(abilitiesFor({ item: folder, may: { read: false, write: true, share: true, delete: true } }, ownerContext(owner))).toEqual(only([]));
+  });
+});
+
+describe('homeAbilities', () => {
+  it('lets things into the home as the flags allow, and nothing else', () => {
+    expect(homeAbilities(ownerContext(owner))).toEqual(only(['upload', 'create_folder']));
+    expect(homeAbilities(ownerContext(restricted))).toEqual(only([]));
   });
 });

@@ -19,6 +19,7 @@ import {
   type Listing,
   type Sorting,
 } from '../../stores/files.ts';
+import { may } from '../../stores/abilities.ts';
 import { useT } from '../../stores/i18n.ts';
 import { actionsFor, moveWithFeedback, openItem, runAction, type ActionContext } from './actions.ts';
 import { dropTarget, setDragItems } from './dnd.ts';
@@ -188,7 +189,7 @@ export function ItemsView({ listing, favourites }: { listing: Listing; favourite
               multi={multi}
               listing={listing}
               context={() => context(selected.has(item.id) ? selectedItems() : [item])}
-              dragItems={() => (selected.has(item.id) ? selectedItems() : [item])}
+              dragItems={() => (selected.has(item.id) ? selectedItems() : [item]).filter((i) => may(i, 'move'))}
               onFocus={() => setFocused(item.id)}
             />
           ))}
@@ -290,7 +291,7 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
     title: a.name,
   };
   const handlers = {
-    draggable: listing.source.kind !== 'trash',
+    draggable: may(item, 'move'),
     onClick: (e: React.MouseEvent) => {
       onFocus();
       if (pointer.current.type === 'touch') {

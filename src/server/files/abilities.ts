@@ -73,6 +73,11 @@ export function abilitiesFor(grant: { item: Pick<ItemRow, 'type' | 'deleted_at'>
   };
 }
 
+/** The owner's home, which is no item: things go into it (as the flags allow); it is not renamed, moved, shared or removed. */
+export function homeAbilities(principal: PrincipalContext): Abilities {
+  return { ...NO_ABILITIES, upload: principal.writes && principal.restrictions.canUpload, create_folder: principal.writes && principal.restrictions.canCreateFolder };
+}
+
 /**
  * The abilities of each of these items (already found for the principal) by id, from one access
  * check whatever the count. An item the access module does not answer gets none.
