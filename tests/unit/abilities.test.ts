@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { abilitiesFor, homeAbilities, ownerContext, requestContext, shareContext, type Abilities } from '../../src/server/files/abilities.ts';
+import { allMay, may } from '../../src/stores/abilities.ts';
 
 const live = { type: 'file' as const, deleted_at: null };
 const folder = { type: 'folder' as const, deleted_at: null };
@@ -74,5 +75,22 @@ describe('homeAbilities', () => {
   it('lets things into the home as the flags allow, and nothing else', () => {
     expect(homeAbilities(ownerContext(owner))).toEqual(only(['upload', 'create_folder']));
     expect(homeAbilities(ownerContext(restricted))).toEqual(only([]));
+  });
+});
+
+describe('the client’s reading of abilities', () => {
+  const item = (abilities?: Abilities) => (abilities ? { meta: { abilities } } : {});
+  it('allows what the server said, and nothing where it said nothing', () => {
+    expect(may(item(only(['rename'])), 'rename')).toBe(true);
+    expect(may(item(only(['rename'])), 'delete')).toBe(false);
+    expect(may(item(), 'rename')).toBe(false);
+    expect(may(null, 'rename')).toBe(false);
+  });
+
+  it('allows a selection only when every item allows it, and never an empty one', () => {
+    expect(allMay([item(only(['move'])), item(only(['move', 'delete']))], 'move')).toBe(true);
+    expect(allMay([item(only(['move'])), item(only(['delete']))], 'move')).toBe(false);
+    expect(allMay([item(only(['move'])), item()], 'move')).toBe(false);
+    expect(allMay([], 'move')).toBe(false);
   });
 });
