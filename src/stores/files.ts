@@ -1,4 +1,5 @@
 import { atom, computed } from 'nanostores';
+import type { Abilities } from './abilities.ts';
 import type { ItemData } from '../server/files/presenter.ts';
 import type { TreeNode } from '../server/files/service.ts';
 import type { SortField } from '../server/files/queries.ts';
@@ -44,6 +45,8 @@ export interface Listing {
   source: Source;
   items: Item[];
   root: Item | null;
+  /** What may be done in the open folder itself (put files or folders into it); null where the server does not say. */
+  abilities: Abilities | null;
   nextCursor: string | null;
   /** `missing`: the folder does not exist (or is not the user's); `error`: the load failed otherwise. */
   status: 'loading' | 'ready' | 'error' | 'missing';
@@ -70,7 +73,7 @@ function listUrl(source: Source, cursor: string | null): string {
 
 interface ListAnswer {
   data: Item[];
-  meta?: { root?: Item | null; next_cursor?: string | null };
+  meta?: { root?: Item | null; next_cursor?: string | null; abilities?: Abilities };
 }
 
 /**
@@ -129,14 +132,14 @@ export async function openListing(source: Source, { quiet = false } = {}): Promi
   const mine = ++generation;
   const current = $listing.get();
   const keep = quiet && current && sameSource(current.source, source);
-  $listing.set(keep ? { ...current, status: current.status } : { source, items: [], root: null, nextCursor: null, status: 'loading', loadingMore: false });
+  $listing.set(keep ? { ...current, status: current.status } : { source, items: [], root: null, abilities: null, nextCursor: null, status: 'loading', loadingMore: false });
   try {
     const res = await fetchFirstPage(listUrl(source, null));
     if (mine !== generation) return;
-    $listing.set({ source, items: res.data, root: res.meta?.root ?? null, nextCursor: res.meta?.next_cursor ?? null, status: 'ready', loadingMore: false });
+    $listing.set({ source, items: res.data, root: res.meta?.root ?? null, abilities: res.meta?.abilities ?? null, nextCursor: res.meta?.next_cursor ?? null, status: 'ready', loadingMore: false });
   } catch (error) {
     if (mine !== generation) return;
-    $listing.set({ source, items: [], root: null, nextCursor: null, status: isMissing(error) ? 'missing' : 'error', loadingMore: false });
+    $listing.set({ source, items: [], root: null, abilities: null, nextCursor: null, status: isMissing(error) ? 'missing' : 'error', loadingMore: false });
     folderLoadFailed(error);
   }
 }

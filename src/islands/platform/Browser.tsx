@@ -141,7 +141,7 @@ function Body({ listing, favourites }: { listing: Listing | null; favourites: Se
       <Empty icon={<FolderOpen className="size-7" aria-hidden />} title={t('files.empty_title')} text={t('files.empty_text')}>
         <div className="mt-5 flex flex-wrap items-center justify-center gap-2" data-testid="empty-actions">
           <UploadFilesButton parentId={source.id} />
-          <button type="button" className="btn-primary" onClick={() => openCreateFolder(source.id)}>
+          <button type="button" className="btn-primary" onClick={() => openCreateFolder(source.id, listing.abilities)}>
             <CreateFolderIcon className="size-4" aria-hidden />
             {t('actions.create_folder')}
           </button>

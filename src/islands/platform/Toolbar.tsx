@@ -60,7 +60,7 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
     <div ref={bar} {...roving} className="flex min-w-0 basis-[340px] grow flex-nowrap items-center justify-end gap-1" role="toolbar" aria-label={t('files.toolbar')}>
       {source.kind !== 'trash' && <UploadButton parentId={source.kind === 'folder' ? source.id : null} className={quiet} />}
       {source.kind === 'folder' && (
-        <button type="button" className={`btn-primary mr-1 shrink-0 px-3 py-2 text-sm whitespace-nowrap ${quiet}`} onClick={() => openCreateFolder(source.id)}>
+        <button type="button" className={`btn-primary mr-1 shrink-0 px-3 py-2 text-sm whitespace-nowrap ${quiet}`} onClick={() => openCreateFolder(source.id, listing.abilities)}>
           <CreateFolderIcon className="size-4" aria-hidden />
           <span className="hidden sm:inline">{t('actions.create_folder')}</span>
           <span className="sr-only sm:hidden">{t('actions.create_folder')}</span>

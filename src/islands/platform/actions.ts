@@ -2,17 +2,18 @@ import { Download, FolderInput, FolderOpen, Inbox, Share2, FolderPlus, Info, Pen
 import type { ComponentType } from 'react';
 import { openPage } from '@nanostores/router';
 import { startDownload } from '../../components/download.ts';
+import { allMay, may, type Abilities } from '../../stores/abilities.ts';
 import { ApiError } from '../../stores/api.ts';
 import { openDialog } from '../../stores/dialogs.ts';
 import { $infoPanel, $listing, $tree, addFavourites, isWithin, moveItems, removeFavourite, restoreItems, trashItems, type Item, type Source, type TreeNode } from '../../stores/files.ts';
 import { t } from '../../stores/i18n.ts';
 import { $router } from '../../stores/router.ts';
 import { showAlert, toast } from '../../stores/ui.ts';
-import { $user } from '../../stores/user.ts';
 
 /**
  * The item actions, defined once: the toolbar, the context menu and the keyboard all read this
- * list, so an action looks and behaves the same wherever it is offered.
+ * list, so an action looks and behaves the same wherever it is offered. Whether an action is offered
+ * for an item is the server's word: each item carries `meta.abilities` (stores/abilities.ts).
  */
 export interface ActionContext {
   source: Source;
@@ -60,28 +61,29 @@ export const ACTIONS: Action[] = [
     label: () => t('actions.rename'),
     Icon: Pencil,
     shortcut: 'F2',
-    when: (ctx) => !inTrash(ctx) && one(ctx),
+    when: (ctx) => one(ctx) && allMay(ctx.items, 'rename'),
     run: (ctx) => openDialog({ kind: 'rename', item: ctx.items[0]! }),
   },
   {
     id: 'share',
     label: () => t('sharing.action'),
     Icon: Share2,
-    when: (ctx) => !inTrash(ctx) && ctx.source.kind !== 'latest' && one(ctx),
+    when: (ctx) => ctx.source.kind !== 'latest' && one(ctx) && allMay(ctx.items, 'share'),
     run: (ctx) => openDialog({ kind: 'share', item: ctx.items[0]! }),
   },
   {
     id: 'request-upload',
     label: () => t('requests.action'),
     Icon: Inbox,
-    when: (ctx) => !inTrash(ctx) && ctx.source.kind !== 'latest' && one(ctx) && ctx.items[0]!.type === 'folder',
+    // A request lets strangers put files into the folder: the owner must be able to share it and to upload into it.
+    when: (ctx) => ctx.source.kind !== 'latest' && one(ctx) && allMay(ctx.items, 'share') && allMay(ctx.items, 'upload'),
     run: (ctx) => openDialog({ kind: 'request-upload', folder: ctx.items[0]! }),
   },
   {
     id: 'move',
     label: () => t('actions.move'),
     Icon: FolderInput,
-    when: (ctx) => !inTrash(ctx) && some(ctx),
+    when: (ctx) => allMay(ctx.items, 'move'),
     run: (ctx) => openDialog({ kind: 'move', items: ctx.items }),
   },
   {
@@ -110,9 +112,11 @@ export const ACTIONS: Action[] = [
     id: 'download',
     label: (ctx) => (ctx.items.length === 1 && ctx.items[0]!.type === 'file' ? t('actions.download') : t('actions.download_zip')),
     Icon: Download,
+    // Offered for every live selection: where the server says no (the account's downloads are off),
+    // the popup says why (SPEC §8) rather than the button vanishing.
     when: (ctx) => !inTrash(ctx) && some(ctx),
     run: (ctx) => {
-      if ($user.get()?.meta.restrictions.canDownload === false) {
+      if (!allMay(ctx.items, 'download')) {
         showAlert({ title: t('restrictions.title'), message: t('restrictions.download_temporarily_disabled'), emoji: '🔒' });
         return;
       }
@@ -131,7 +135,7 @@ export const ACTIONS: Action[] = [
     id: 'restore',
     label: () => t('actions.restore'),
     Icon: RotateCcw,
-    when: (ctx) => inTrash(ctx) && some(ctx),
+    when: (ctx) => allMay(ctx.items, 'restore'),
     run: async (ctx) => {
       await restoreItems(ctx.items);
       toast('success', t('actions.restored', { count: ctx.items.length }));
@@ -143,7 +147,7 @@ export const ACTIONS: Action[] = [
     Icon: Trash2,
     shortcut: 'Del',
     danger: true,
-    when: (ctx) => !inTrash(ctx) && some(ctx),
+    when: (ctx) => !inTrash(ctx) && allMay(ctx.items, 'delete'),
     run: async (ctx) => {
       // SPEC §2: after the open folder is deleted (or a folder holding it), the app navigates back
       // to the nearest place that still exists; it leaves first so the gone folder is not reloaded.
@@ -166,7 +170,7 @@ export const ACTIONS: Action[] = [
     Icon: X,
     shortcut: 'Del',
     danger: true,
-    when: (ctx) => inTrash(ctx) && some(ctx),
+    when: (ctx) => inTrash(ctx) && allMay(ctx.items, 'delete'),
     run: (ctx) =>
       openDialog({
         kind: 'confirm',
@@ -186,9 +190,12 @@ export function actionsFor(ctx: ActionContext): Action[] {
   return ACTIONS.filter((a) => a.when(ctx));
 }
 
-/** Opens the create-folder popup, unless the account may not create folders (SPEC §8). */
-export function openCreateFolder(parentId: string | null): void {
-  if ($user.get()?.meta.restrictions.canCreateFolder === false) {
+/**
+ * Opens the create-folder popup, unless the open folder says no new folders go into it (the
+ * account may not create folders: SPEC §8's popup instead). `here` is the listing's own abilities.
+ */
+export function openCreateFolder(parentId: string | null, here?: Abilities | null): void {
+  if (here && !may({ meta: { abilities: here } }, 'create_folder')) {
     showAlert({ title: t('restrictions.title'), message: t('restrictions.create_folder_temporarily_disabled'), emoji: '🔒' });
     return;
   }
@@ -248,9 +255,10 @@ export async function moveWithFeedback(items: { id: string; type: 'folder' | 'fi
   }
 }
 
-/** A navigation-tree node as an item, so the tree offers the same actions as the list. */
-export function treeNodeItem(node: { id: string; name: string; color: string | null; emoji: unknown; parent_id: string | null }): Item {
+/** A navigation-tree node as an item, so the tree offers the same actions as the list (with the node's abilities). */
+export function treeNodeItem(node: { id: string; name: string; color: string | null; emoji: unknown; parent_id: string | null; abilities?: Abilities | undefined }): Item {
   return {
+    ...(node.abilities ? { meta: { abilities: node.abilities } } : {}),
     id: node.id,
     type: 'folder',
     attributes: { name: node.name, color: node.color, emoji: node.emoji, items: null, parent_id: node.parent_id, deleted_at: null, mimetype: null, file_url: null, thumbnail: null, size: 0, created_at: '', updated_at: '' },

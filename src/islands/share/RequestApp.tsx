@@ -62,7 +62,7 @@ export default function RequestApp({ token }: { token: string }) {
         </div>
       )}
       {request.status === 'active' ? (
-        <ScopedFolder api={api} editor uploadPrimary onError={setError}>
+        <ScopedFolder api={api} uploadPrimary onError={setError}>
           <AlertDialog.Root>
             <AlertDialog.Trigger asChild>
               <button type="button" className="btn-secondary">

@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { Download, FolderPlus, LayoutGrid, List, Upload } from 'lucide-react';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { FullPageSpinner } from '../../components/Spinner.tsx';
+import { may } from '../../stores/abilities.ts';
 import type { Item } from '../../stores/files.ts';
 import { useT } from '../../stores/i18n.ts';
 import { $scopedView, $sharedItems, type ScopedApi } from '../../stores/shareBrowser.ts';
@@ -10,12 +11,11 @@ import { ScopedItems } from './ScopedItems.tsx';
 
 /**
  * A token holder's folder browser (a share link's or an upload request's): the items as a list or
- * a grid of thumbnails, files opening in the file area's viewer, and for an editor upload, new
- * folder, rename and remove; downloads where the scope allows them.
+ * a grid of thumbnails, files opening in the file area's viewer. Upload, new folder, rename, remove
+ * and download are offered where the server's abilities (the open folder's, each item's) allow them.
  */
-export function ScopedFolder({ api, editor, uploadPrimary, onError, children }: {
+export function ScopedFolder({ api, uploadPrimary, onError, children }: {
   api: ScopedApi;
-  editor: boolean;
   /** Upload is what the page is for (an upload request): it leads, in the primary style. */
   uploadPrimary?: boolean;
   onError: (m: string | null) => void;
@@ -70,29 +70,29 @@ export function ScopedFolder({ api, editor, uploadPrimary, onError, children }: 
           <h1 className="truncate text-2xl font-bold tracking-tight">{root?.attributes.name}</h1>
         </div>
         <div className="flex flex-wrap gap-2">
-          {editor && (
-            <>
-              <label className={`${uploadPrimary ? 'btn-primary' : 'btn-secondary'} cursor-pointer focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-brand`}>
-                <Upload className="size-4" aria-hidden /> {t('sharing.upload')}
-                <input type="file" multiple className="sr-only" onChange={(e) => {
-                  const files = [...(e.currentTarget.files ?? [])];
-                  e.currentTarget.value = '';
-                  void run(async () => {
-                    try {
-                      for (const [n, file] of files.entries()) {
-                        setProgress({ name: file.name, percent: 0, left: files.length - n });
-                        await api.upload(file, folderId, (sent, total) => setProgress({ name: file.name, percent: Math.min(100, Math.floor((sent / Math.max(total, 1)) * 100)), left: files.length - n }));
-                      }
-                    } finally {
-                      setProgress(null);
+          {may(root, 'upload') && (
+            <label className={`${uploadPrimary ? 'btn-primary' : 'btn-secondary'} cursor-pointer focus-within:outline-2 focus-within:outline-offset-2 focus-within:outline-brand`}>
+              <Upload className="size-4" aria-hidden /> {t('sharing.upload')}
+              <input type="file" multiple className="sr-only" onChange={(e) => {
+                const files = [...(e.currentTarget.files ?? [])];
+                e.currentTarget.value = '';
+                void run(async () => {
+                  try {
+                    for (const [n, file] of files.entries()) {
+                      setProgress({ name: file.name, percent: 0, left: files.length - n });
+                      await api.upload(file, folderId, (sent, total) => setProgress({ name: file.name, percent: Math.min(100, Math.floor((sent / Math.max(total, 1)) * 100)), left: files.length - n }));
                     }
-                  });
-                }} />
-              </label>
-              <button type="button" className="btn-secondary" onClick={() => { setName(''); setNaming({ kind: 'create' }); }}>
-                <FolderPlus className="size-4" aria-hidden /> {t('sharing.new_folder')}
-              </button>
-            </>
+                  } finally {
+                    setProgress(null);
+                  }
+                });
+              }} />
+            </label>
+          )}
+          {may(root, 'create_folder') && (
+            <button type="button" className="btn-secondary" onClick={() => { setName(''); setNaming({ kind: 'create' }); }}>
+              <FolderPlus className="size-4" aria-hidden /> {t('sharing.new_folder')}
+            </button>
           )}
           {items.length > 0 && (
             <div className="flex rounded-control border border-border bg-surface p-0.5" role="group" aria-label={t('sharing.view')}>
@@ -114,7 +114,7 @@ export function ScopedFolder({ api, editor, uploadPrimary, onError, children }: 
               })}
             </div>
           )}
-          {items.length > 0 && api.zipUrl && (
+          {items.length > 0 && api.zipUrl && may(root, 'download') && (
             <a className="btn-primary" href={api.zipUrl(root ? [root] : items)} target="_self" download={`${root?.attributes.name ?? 'download'}.zip`}>
               <Download className="size-4" aria-hidden /> {t('sharing.download_all')}
             </a>
@@ -153,7 +153,6 @@ export function ScopedFolder({ api, editor, uploadPrimary, onError, children }: 
         <ScopedItems
           items={items}
           view={view}
-          editor={editor}
           onOpen={(item) => (item.type === 'folder' ? open(item.id) : setViewing(item))}
           onRename={(item) => {
             setName(item.attributes.name);
@@ -166,7 +165,7 @@ export function ScopedFolder({ api, editor, uploadPrimary, onError, children }: 
         <FileViewer
           item={viewing}
           files={viewable}
-          download={viewing.attributes.file_url && `${viewing.attributes.file_url}?download=1`}
+          download={viewing.attributes.file_url && may(viewing, 'download') ? `${viewing.attributes.file_url}?download=1` : null}
           onShow={setViewing}
           onClose={() => {
             shown.current = viewing.id;

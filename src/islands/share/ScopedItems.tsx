@@ -1,5 +1,6 @@
 import { Download, Pencil, Trash2 } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { may } from '../../stores/abilities.ts';
 import { formatSize, type Item } from '../../stores/files.ts';
 import { useT } from '../../stores/i18n.ts';
 import { ItemIcon } from '../platform/ItemIcon.tsx';
@@ -9,7 +10,6 @@ export type ScopedView = 'list' | 'grid';
 interface Props {
   items: Item[];
   view: ScopedView;
-  editor: boolean;
   /** A folder opens in the browser, a file in the viewer. */
   onOpen: (item: Item) => void;
   onRename: (item: Item) => void;
@@ -18,13 +18,13 @@ interface Props {
 
 /**
  * A token holder's items as a list or a grid of thumbnails. Each item's picture and name are one
- * button (Enter or a tap opens it: a folder, or a file in the viewer); downloads and an editor's
- * rename and remove sit beside it.
+ * button (Enter or a tap opens it: a folder, or a file in the viewer); download, rename and remove
+ * sit beside it where the item's abilities allow them.
  */
-export function ScopedItems({ items, view, editor, onOpen, onRename, onRemove }: Props) {
+export function ScopedItems({ items, view, onOpen, onRename, onRemove }: Props) {
   const t = useT();
   const detail = (item: Item) => (item.type === 'folder' ? t('files.n_items', { count: item.attributes.items ?? 0 }) : formatSize(item.attributes.size));
-  const actions = (item: Item, compact: boolean) => <ItemActions item={item} editor={editor} compact={compact} onRename={onRename} onRemove={onRemove} />;
+  const actions = (item: Item, compact: boolean) => <ItemActions item={item} compact={compact} onRename={onRename} onRemove={onRemove} />;
 
   if (view === 'grid') {
     return (
@@ -110,26 +110,26 @@ function Picture({ item }: { item: Item }) {
   );
 }
 
-function ItemActions({ item, editor, compact, onRename, onRemove }: { item: Item; editor: boolean; compact: boolean; onRename: (item: Item) => void; onRemove: (item: Item) => void }) {
+function ItemActions({ item, compact, onRename, onRemove }: { item: Item; compact: boolean; onRename: (item: Item) => void; onRemove: (item: Item) => void }) {
   const t = useT();
   const name = item.attributes.name;
   const button = compact ? 'inline-flex size-8 shrink-0 items-center justify-center rounded-control text-muted hover:bg-surface-2 hover:text-text' : 'btn-secondary shrink-0 px-2.5';
   return (
     <>
-      {item.attributes.file_url && (
+      {item.attributes.file_url && may(item, 'download') && (
         <a className={button} href={`${item.attributes.file_url}?download=1`} target="_self" download={name} aria-label={`${t('sharing.download')} ${name}`} title={t('sharing.download')}>
           <Download className="size-4" aria-hidden />
         </a>
       )}
-      {editor && (
-        <>
-          <button type="button" className={button} aria-label={`${t('sharing.rename')} ${name}`} title={t('sharing.rename')} onClick={() => onRename(item)}>
-            <Pencil className="size-4" aria-hidden />
-          </button>
-          <button type="button" className={button} aria-label={`${t('sharing.remove')} ${name}`} title={t('sharing.remove')} onClick={() => onRemove(item)}>
-            <Trash2 className="size-4" aria-hidden />
-          </button>
-        </>
+      {may(item, 'rename') && (
+        <button type="button" className={button} aria-label={`${t('sharing.rename')} ${name}`} title={t('sharing.rename')} onClick={() => onRename(item)}>
+          <Pencil className="size-4" aria-hidden />
+        </button>
+      )}
+      {may(item, 'delete') && (
+        <button type="button" className={button} aria-label={`${t('sharing.remove')} ${name}`} title={t('sharing.remove')} onClick={() => onRemove(item)}>
+          <Trash2 className="size-4" aria-hidden />
+        </button>
       )}
     </>
   );

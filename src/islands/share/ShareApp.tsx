@@ -5,6 +5,7 @@ import { Logo } from '../../components/Logo.tsx';
 import { FullPageSpinner } from '../../components/Spinner.tsx';
 import { $config } from '../../stores/config.ts';
 import { formatSize, type Item } from '../../stores/files.ts';
+import { may } from '../../stores/abilities.ts';
 import { $translations, loadTranslations, useT } from '../../stores/i18n.ts';
 import { $link, loadLink, openSharedFolder, ShareError, shareApi, unlock } from '../../stores/shareBrowser.ts';
 import { PublicHeader } from './PublicHeader.tsx';
@@ -52,7 +53,7 @@ export default function ShareApp({ token }: { token: string }) {
           {error}
         </div>
       )}
-      {link.type === 'folder' ? <ScopedFolder api={shareApi(token)} editor={link.permission === 'editor'} onError={setError} /> : link.item && <SingleFile item={link.item} />}
+      {link.type === 'folder' ? <ScopedFolder api={shareApi(token)} onError={setError} /> : link.item && <SingleFile item={link.item} />}
       <p className="mt-8 text-center text-xs text-muted">{link.owner_name && t('sharing.shared_by', { name: link.owner_name })}</p>
     </main>
     </>
@@ -106,7 +107,7 @@ function SingleFile({ item }: { item: Item }) {
     setViewing(true);
   };
   const a = item.attributes;
-  const download = a.file_url ? `${a.file_url}?download=1` : null;
+  const download = a.file_url && may(item, 'download') ? `${a.file_url}?download=1` : null;
   return (
     <div className="card flex flex-col items-center gap-4 p-6 text-center sm:p-8">
       {a.file_url ? (

@@ -1,3 +1,4 @@
+import { abilitiesOf, ownerContext } from '../../server/files/abilities.ts';
 import { SearchQuery } from '../../server/files/schemas.ts';
 import { presentList } from '../../server/files/presenter.ts';
 import { searchItems } from '../../server/files/service.ts';
@@ -6,5 +7,8 @@ import { validate } from '../../server/http/validate.ts';
 
 /** The spotlight: files and folders whose name contains `query`, outside the trash. */
 export const ALL = route({
-  GET: async ({ ctx, user, query }) => presentList(await searchItems(ctx, user, validate(SearchQuery, Object.fromEntries(query)).query), { root: null }),
+  GET: async ({ ctx, user, query }) => {
+    const items = await searchItems(ctx, user, validate(SearchQuery, Object.fromEntries(query)).query);
+    return presentList(items, { root: null }, await abilitiesOf(ctx.db, user, ownerContext(user), items));
+  },
 });

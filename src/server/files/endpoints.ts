@@ -4,6 +4,7 @@ import { json } from '../http/endpoint.ts';
 import { validate } from '../http/validate.ts';
 import { scopedItemData, withShared } from '../sharing/presenter.ts';
 import { sharesOfItems } from '../sharing/service.ts';
+import { abilitiesOf, homeAbilities, ownerContext, type Abilities, type PrincipalContext, requestContext, shareContext, withTreeAbilities } from './abilities.ts';
 import { itemData, type ItemData } from './presenter.ts';
 import type { ItemRow, ItemWithCount } from './queries.ts';
 import { CreateFolderInput, encodeCursor, folderParam, listOptions, MoveInput, RemoveInput, RenameInput } from './schemas.ts';
@@ -19,15 +20,30 @@ import { browseFolder, createFolder, moveItems, navigationTree, removeItems, ren
 
 export type PresentedItem = ItemData | ReturnType<typeof scopedItemData>;
 
-/** The item resource as the principal sees it: a link holder gets token URLs and no owner's details. */
-export function itemDataFor(principal: Principal): (item: ItemWithCount | ItemRow) => PresentedItem {
+/** What the principal may do at all (files/abilities.ts): the owner's flags, narrowed by the link's kind. */
+export function contextOf(principal: Principal): PrincipalContext {
   switch (principal.kind) {
     case 'share':
-      return (item) => scopedItemData(item, principal.share.share.token, principal.share.item.id);
+      return shareContext(principal.user, principal.share.share.permission);
     case 'request':
-      return (item) => scopedItemData(item, principal.request.request.token, principal.request.folder.id, 'request');
+      return requestContext(principal.user);
     default:
-      return itemData;
+      return ownerContext(principal.user);
+  }
+}
+
+/**
+ * The item resource as the principal sees it: a link holder gets token URLs and no owner's details;
+ * with `abilities`, each item carries what the principal may do with it (`meta.abilities`).
+ */
+export function itemDataFor(principal: Principal, abilities?: Map<string, Abilities>): (item: ItemWithCount | ItemRow) => PresentedItem {
+  switch (principal.kind) {
+    case 'share':
+      return (item) => scopedItemData(item, principal.share.share.token, principal.share.item.id, 'share', abilities?.get(item.id));
+    case 'request':
+      return (item) => scopedItemData(item, principal.request.request.token, principal.request.folder.id, 'request', abilities?.get(item.id));
+    default:
+      return (item) => itemData(item, abilities?.get(item.id));
   }
 }
 
@@ -49,7 +65,7 @@ export async function renameAs(ctx: AppContext, principal: Principal, id: string
 export async function moveAs(ctx: AppContext, principal: Principal, body: unknown) {
   requireWrite(principal);
   const input = validate(MoveInput, body);
-  return { data: (await moveItems(ctx, actorOf(principal), input.to_id, input.items)).map(itemDataFor(principal)) };
+  return { data: (await moveItems(ctx, actorOf(principal), input.to_id, input.items)).map((i) => itemDataFor(principal)(i)) };
 }
 
 /** To the trash, or with `force_delete` for good (the owner only: a link holder only ever trashes). */
@@ -61,21 +77,29 @@ export async function removeAs(ctx: AppContext, principal: Principal, body: unkn
 /**
  * A folder's items (`all` or no id: home, or the scope's root), folders first; `sort`,
  * `direction`, and `limit` + `cursor` for pages. The owner's shared items carry their link in
- * `relationships.shared`; a link holder sees none of that.
+ * `relationships.shared`; a link holder sees none of that. Every item (and the root) says what
+ * the principal may do with it in `meta.abilities`, and the answer's `meta.abilities` those of the
+ * open place (the home's too, which is no item).
  */
-export async function browseAs(ctx: AppContext, principal: Principal, id: string | undefined, query: URLSearchParams) {
-  const page = await browseFolder(ctx, actorOf(principal), folderParam(id), listOptions(query, validate));
-  const present = itemDataFor(principal);
+export async function browseAs(ctx: AppContext, principal: Principal, id: string | undefined, query: URLSearchParams, options: { paged?: boolean } = {}) {
+  const list = listOptions(query, validate);
+  const actor = actorOf(principal);
+  const page = await browseFolder(ctx, actor, folderParam(id), options.paged === false ? { sort: list.sort } : list);
+  const context = contextOf(principal);
+  const abilities = await abilitiesOf(ctx.db, actor, context, page.root ? [...page.items, page.root] : page.items);
+  const present = itemDataFor(principal, abilities);
   let data = page.items.map(present);
   if (principal.kind === 'user') {
     const shares = await sharesOfItems(ctx, principal.user, page.items.map((i) => i.id));
     data = data.map((d) => withShared(ctx, d as ItemData, shares));
   }
-  return { data, meta: { root: page.root && present(page.root), next_cursor: page.next && encodeCursor(page.next) } };
+  const here = page.root ? abilities.get(page.root.id) : homeAbilities(context);
+  return { data, meta: { root: page.root && present(page.root), next_cursor: page.next && encodeCursor(page.next), abilities: here } };
 }
 
-/** The folder tree for the navigation panel; a link's tree has the scope's root as its one root. */
+/** The folder tree for the navigation panel, each folder with `abilities`; a link's tree has the scope's root as its one root. */
 export async function navigationAs(ctx: AppContext, principal: Principal) {
-  const tree = await navigationTree(ctx, actorOf(principal));
+  const actor = actorOf(principal);
+  const tree = await withTreeAbilities(ctx.db, actor, contextOf(principal), await navigationTree(ctx, actor));
   return { data: principal.scope ? tree.map((node) => ({ ...node, parent_id: null })) : tree };
 }

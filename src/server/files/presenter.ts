@@ -1,4 +1,5 @@
 import { thumbnailUrls } from '../previews/sizes.ts';
+import type { Abilities } from './abilities.ts';
 import type { OriginalLocation } from './locations.ts';
 import type { ItemRow, ItemWithCount } from './queries.ts';
 
@@ -17,8 +18,11 @@ export function parseEmoji(stored: string | null): unknown {
   }
 }
 
-/** The item resource of SPEC §3, without the `{ data }` wrapper (lists hold many). */
-export function itemData(item: ItemWithCount | (ItemRow & { children?: number; location?: OriginalLocation })) {
+/**
+ * The item resource of SPEC §3, without the `{ data }` wrapper (lists hold many). Listings add
+ * `meta.abilities`: what the asking principal may do with the item (abilities.ts).
+ */
+export function itemData(item: ItemWithCount | (ItemRow & { children?: number; location?: OriginalLocation }), abilities?: Abilities) {
   const location = 'location' in item ? item.location : undefined;
   return {
     id: item.id,
@@ -44,6 +48,7 @@ export function itemData(item: ItemWithCount | (ItemRow & { children?: number; l
       // Sharing arrives with its issue; nothing is shared yet.
       shared: null,
     },
+    ...(abilities ? { meta: { abilities } } : {}),
   };
 }
 
@@ -53,8 +58,9 @@ export function presentItem(item: ItemWithCount | ItemRow) {
   return { data: itemData(item) };
 }
 
-/** A list answer: `{ data: [...], meta: { root, ... } }`. */
-export function presentList(items: ItemWithCount[], meta: { root: ItemWithCount | null } & Record<string, unknown>) {
+/** A list answer: `{ data: [...], meta: { root, ... } }`, each item with its abilities when given. */
+export function presentList(items: ItemWithCount[], meta: { root: ItemWithCount | null } & Record<string, unknown>, abilities?: Map<string, Abilities>) {
   const { root, ...rest } = meta;
-  return { data: items.map(itemData), meta: { root: root ? itemData(root) : null, ...rest } };
+  const present = (item: ItemWithCount) => itemData(item, abilities?.get(item.id));
+  return { data: items.map(present), meta: { root: root ? present(root) : null, ...rest } };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ItemType } from '../../../db/schema.ts';
 import type { User } from '../auth/sessions.ts';
+import type { Abilities } from './abilities.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, notFound, validationError } from '../http/errors.ts';
 import { restrictionsFor } from '../users/restrictions.ts';
@@ -253,6 +254,8 @@ export interface TreeNode {
   emoji: unknown;
   parent_id: string | null;
   folders: TreeNode[];
+  /** What the principal may do with the folder, when the endpoint adds it (`withTreeAbilities`). */
+  abilities?: Abilities;
 }
 
 /** The user's folders outside the trash as a tree, each level by name. */

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import type { Abilities } from '../files/abilities.ts';
 import { itemData } from '../files/presenter.ts';
 import type { ItemRow, ItemWithCount } from '../files/queries.ts';
 import { isExpired, shareLink } from './service.ts';
@@ -28,8 +29,8 @@ export function shareData(ctx: AppContext, share: ShareRow) {
  * An item as a token holder sees it: its bytes and thumbnails under token URLs, and nothing of
  * the owner's own sharing. The scope root's parent is not the holder's business either.
  */
-export function scopedItemData(item: ItemWithCount | ItemRow, token: string, rootId: string, kind: 'share' | 'request' = 'share') {
-  const data = itemData(item);
+export function scopedItemData(item: ItemWithCount | ItemRow, token: string, rootId: string, kind: 'share' | 'request' = 'share', abilities?: Abilities) {
+  const data = itemData(item, abilities);
   // Upload-request holders upload; they are not served bytes.
   const url = (path: string | null) => (path && kind === 'share' ? `${path}/${token}` : null);
   const thumbnail = data.attributes.thumbnail;

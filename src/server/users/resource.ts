@@ -8,5 +8,5 @@ import { presentUser } from './presenter.ts';
 /** The full user resource: the user with their favourite folders and notifications. */
 export async function userResource(ctx: AppContext, user: User) {
   const [favourites, notifications] = await Promise.all([favouriteFolders(ctx, user.id), listNotifications(ctx, user.id)]);
-  return presentUser(user, favourites.map(itemData), notifications);
+  return presentUser(user, favourites.map((i) => itemData(i)), notifications);
 }

@@ -7,6 +7,6 @@ import { validate } from '../../../server/http/validate.ts';
 export const ALL = route({
   POST: async ({ ctx, user, body }) => {
     const input = validate(RestoreInput, body);
-    return { data: (await restoreItems(ctx, user, input.to_home, input.items)).map(itemData) };
+    return { data: (await restoreItems(ctx, user, input.to_home, input.items)).map((i) => itemData(i)) };
   },
 });

@@ -1,3 +1,4 @@
+import { abilitiesOf, ownerContext } from '../../../../server/files/abilities.ts';
 import { encodeCursor, folderParam, listOptions } from '../../../../server/files/schemas.ts';
 import { presentList } from '../../../../server/files/presenter.ts';
 import { browseTrash } from '../../../../server/files/service.ts';
@@ -8,6 +9,7 @@ import { validate } from '../../../../server/http/validate.ts';
 export const ALL = route({
   GET: async ({ ctx, user, params, query }) => {
     const page = await browseTrash(ctx, user, folderParam(params.id), listOptions(query, validate, { trash: true }));
-    return presentList(page.items, { root: page.root, next_cursor: page.next && encodeCursor(page.next) });
+    const abilities = await abilitiesOf(ctx.db, user, ownerContext(user), page.root ? [...page.items, page.root] : page.items);
+    return presentList(page.items, { root: page.root, next_cursor: page.next && encodeCursor(page.next) }, abilities);
   },
 });
