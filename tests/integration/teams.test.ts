@@ -1,12 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { KyselyPlugin } from 'kysely';
+import { accessTo } from '../../src/server/files/access.ts';
 import { putSettings } from '../../src/server/settings/service.ts';
+import { actorFor } from '../../src/server/teams/actor.ts';
 import { setRestrictions } from '../../src/server/users/restrictions.ts';
 import { Client, registerUser, uniqueEmail } from '../support/client.ts';
 import { download } from '../support/downloads.ts';
 import { browse, mkdir } from '../support/files.ts';
-import { seedFile, useSeededServer } from '../support/seed.ts';
+import { seedFile, useSeededServer, userById } from '../support/seed.ts';
 import { tusAsTokenHolder } from '../support/shares.ts';
 import { createToken } from '../support/uploads.ts';
 
@@ -343,9 +346,13 @@ describe('team folders: what a member may do', () => {
   });
 
   it('a can_view member reads but every write is refused', async () => {
-    const { owner, member, folder, inner, a } = await team('can_view');
+    const { owner, member, folder, inner, a, secret } = await team('can_view');
     expect((await browse(member.client, folder)).names).toEqual(['Inner', 'a.txt']);
     expect((await download(env.server.url, `/file/${a.id}`, member.client)).status).toBe(200);
+    const zip = (items: string) => download(env.server.url, `/api/zip?items=${encodeURIComponent(items)}`, member.client);
+    expect((await zip(`${inner}|folder,${a.id}|file`)).status).toBe(200);
+    expect((await zip(`${a.id}|file,${secret.id}|file`)).status).toBe(404);
+    expect((await download(env.server.url, `/thumbnail/${secret.id}/sm`, member.client)).status).toBe(404);
     const before = await storageUsed(owner.user.id);
     const writes = [
       await member.client.post('/api/create-folder', { name: 'New', parent_id: folder }),
@@ -390,3 +397,33 @@ function formWith(content: string, fields: Record<string, string>): FormData {
   form.append('file', new Blob([content], { type: 'text/plain' }), 'upload.txt');
   return form;
 }
+
+describe('the member actor', () => {
+  it('is found with one statement, and what it may do is decided in one more, whatever the count', async () => {
+    const { owner, member, folder, inner, a, deep, secret } = await team('can_view');
+    const counter = { statements: 0 };
+    const plugin: KyselyPlugin = {
+      transformQuery: (args) => {
+        counter.statements++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const ctx = { ...env.seed, db: env.seed.db.withPlugin(plugin) };
+    const signedIn = await userById(env.seed, member.user.id);
+    const ids = [folder, inner, a.id, deep.id];
+    const actor = await actorFor(ctx, signedIn, ids);
+    expect(actor.id).toBe(owner.user.id);
+    expect(actor.scope).toMatchObject({ rootId: folder, member: { userId: member.user.id, permission: 'can_view' } });
+    counter.statements = 0;
+    const grants = await accessTo(ctx.db, actor, [...ids, secret.id]);
+    expect(counter.statements).toBe(1);
+    expect([...grants.keys()].sort()).toEqual([...ids].sort());
+    expect([...grants.values()].every((g) => g.may.read && !g.may.write && !g.may.delete && !g.may.share)).toBe(true);
+    // An id outside the team folder, or a mix with the member's own items, makes no member actor.
+    expect((await actorFor(ctx, signedIn, [a.id, secret.id])).scope).toBeUndefined();
+    // After removal the same actor sees nothing: the membership is part of the statement.
+    await owner.client.request(`/api/teams/folders/${folder}/members/${member.user.id}`, { method: 'DELETE' });
+    expect((await accessTo(ctx.db, actor, ids)).size).toBe(0);
+  });
+});
