@@ -214,6 +214,25 @@ describe('team folders: the owner', () => {
     expect(list.body.meta.teams[folder].invitations.map((i: any) => i.id)).toEqual([pending]);
   });
 
+  it('pages the team folder lists by name with a keyset cursor', async () => {
+    const owner = await registerUser(env.server.url);
+    const member = await registerUser(env.server.url);
+    for (const name of ['Charlie', 'alpha', 'Bravo']) {
+      const folder = await createTeam(owner, name);
+      expect((await accept(member, await invite(owner, folder, member.email))).status).toBe(200);
+    }
+    for (const [client, url] of [[owner.client, '/api/teams/folders'], [member.client, '/api/teams/shared-with-me']] as const) {
+      const first = await client.get(`${url}?limit=2`);
+      expect(first.body.data.map((i: any) => i.attributes.name), url).toEqual(['alpha', 'Bravo']);
+      expect(Object.keys(first.body.meta.teams).sort()).toEqual(first.body.data.map((i: any) => i.id).sort());
+      const second = await client.get(`${url}?limit=2&cursor=${first.body.meta.next_cursor}`);
+      expect(second.body.data.map((i: any) => i.attributes.name)).toEqual(['Charlie']);
+      expect(second.body.meta.next_cursor).toBeNull();
+      expect((await client.get(`${url}?limit=0`)).status).toBe(400);
+      expect((await client.get(`${url}?cursor=nonsense`)).status).toBe(400);
+    }
+  });
+
   it('blocks creating and converting with canCreateTeamFolder off', async () => {
     const owner = await registerUser(env.server.url);
     const plain = await mkdir(owner.client, 'Plain');

@@ -108,7 +108,8 @@ export async function inviteAll(ctx: AppContext, owner: User, team: q.TeamRow, l
   return rows;
 }
 
-async function requireOwnTeam(ctx: AppContext, user: User, folderId: string): Promise<q.TeamRow> {
+/** The team whose folder is `folderId`, when `user` owns it; else 404 (a member, a stranger, no team alike). */
+export async function requireOwnTeam(ctx: AppContext, user: User, folderId: string): Promise<q.TeamRow> {
   requireUnscoped(user);
   const team = UUID.test(folderId) ? await q.findTeamByFolder(ctx.db, folderId) : undefined;
   if (!team || team.owner_id !== user.id) throw notFound('The team folder was not found.');
