@@ -142,6 +142,7 @@ describe('team folders: the owner', () => {
       ['POST', '/api/teams/folders', { name: 'x', invitations: [{ email: 'a@b.c', permission: 'master' }] }, 422],
       ['POST', '/api/teams/folders', { name: 'x', invitations: [{ email: 'a@b.c', permission: 'can_edit' }, { email: 'A@b.c', permission: 'can_view' }] }, 422],
       ['POST', '/api/teams/folders', { name: 'x', parent_id: 'nope' }, 404],
+      ['POST', '/api/teams/folders', { name: 'x', invitations: Array.from({ length: 6 }, (_, i) => ({ email: `many${i}@example.test`, permission: 'can_view' })) }, 422],
       ['POST', `/api/teams/folders/${folder}/convert`, { invitations: [{}] }, 422],
       ['POST', '/api/teams/folders/not-an-id/convert', {}, 404],
       ['POST', `/api/teams/folders/${folder}/invitations`, {}, 422],
@@ -361,6 +362,10 @@ describe('team folders: what a member may do', () => {
     }
     expect((await download(env.server.url, `/file/${secret.id}`, member.client)).status).toBe(404);
     expect((await member.client.request(`/api/upload?parent_id=${priv}`, { method: 'POST', body: formWith('x', { parent_id: priv }) })).status).toBe(404);
+    const token = await createToken(member.client);
+    expect((await tusAsTokenHolder(env.server.url, { Authorization: `Bearer ${token}` }, 'x', { filename: 'x.txt', parent_id: priv })).created).toBe(404);
+    // A form field naming a folder outside the team folder the query string named is refused too.
+    expect((await member.client.request(`/api/upload?parent_id=${folder}`, { method: 'POST', body: formWith('x', { parent_id: priv }) })).status).toBe(404);
     expect((await browse(owner.client, folder)).names).toEqual(['Inner', 'a.txt']);
   });
 
