@@ -305,6 +305,32 @@ describe('team folders: invitations', () => {
   });
 });
 
+describe('team folders: invitations to unverified addresses', () => {
+  it('with verification required, a new account gets the invitation as a notification and may accept only once verified', async () => {
+    await putSettings(env.seed, { email_verification_required: true });
+    try {
+      const owner = await registerUser(env.server.url);
+      await env.seed.db.updateTable('users').set({ email_verified_at: new Date().toISOString() }).where('id', '=', owner.user.id).execute();
+      const folder = await createTeam(owner, 'Careful');
+      const email = uniqueEmail('unverified');
+      const invitation = await invite(owner, folder, email);
+      const newcomer = await registerUser(env.server.url, { email });
+      await expect
+        .poll(async () => (await newcomer.client.get('/api/user')).body.data.relationships.unreadNotifications.data.map((n: any) => n.attributes.action?.params?.id))
+        .toContain(invitation);
+      expect((await newcomer.client.get('/api/teams/shared-with-me')).body.data).toEqual([]);
+      const refused = await accept(newcomer, invitation);
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe('email_verification_required');
+      await env.seed.db.updateTable('users').set({ email_verified_at: new Date().toISOString() }).where('id', '=', newcomer.user.id).execute();
+      expect((await accept(newcomer, invitation)).status).toBe(200);
+      expect((await newcomer.client.get('/api/teams/shared-with-me')).body.data.map((i: any) => i.id)).toEqual([folder]);
+    } finally {
+      await putSettings(env.seed, { email_verification_required: false });
+    }
+  });
+});
+
 describe('team folders: what a member may do', () => {
   it('a can_edit member browses, creates, renames, moves inside, trashes and uploads, counted against the owner', async () => {
     const { owner, member, folder, inner, a } = await team('can_edit');
