@@ -395,6 +395,15 @@ describe('team folders: what a member may do', () => {
     expect((await browse(owner.client, folder)).names).toEqual(['Inner', 'a.txt']);
   });
 
+  it('a member whose own account may not upload is refused in the team folder too', async () => {
+    const { owner, member, folder } = await team('can_edit');
+    await setRestrictions(env.seed, member.user.id, { canUpload: false });
+    expect((await member.client.request(`/api/upload?parent_id=${folder}`, { method: 'POST', body: formWith('x', { parent_id: folder }) })).status).toBe(423);
+    const token = await createToken(member.client);
+    expect((await tusAsTokenHolder(env.server.url, { Authorization: `Bearer ${token}` }, 'x', { filename: 'x.txt', parent_id: folder })).created).toBe(423);
+    expect((await browse(owner.client, folder)).names).toEqual(['Inner', 'a.txt']);
+  });
+
   it('a can_view member reads but every write is refused', async () => {
     const { owner, member, folder, inner, a, secret } = await team('can_view');
     expect((await browse(member.client, folder)).names).toEqual(['Inner', 'a.txt']);
