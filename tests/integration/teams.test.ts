@@ -395,6 +395,33 @@ describe('team folders: what a member may do', () => {
     expect((await browse(owner.client, folder)).names).toEqual(['Inner', 'a.txt']);
   });
 
+  it('a can_edit member uploads in chunks into the team folder, bound to them, counted against the owner', async () => {
+    const { owner, member, folder } = await team('can_edit');
+    const stranger = await registerUser(env.server.url);
+    await putSettings(env.seed, { chunk_size_bytes: 1024 ** 2 });
+    try {
+      const bytes = Buffer.alloc(1024 ** 2 + 10, 7);
+      const before = await storageUsed(owner.user.id);
+      const uploadId = 'c'.repeat(32);
+      const chunk = (client: Client, part: Buffer, offset: number, last: boolean) => {
+        const form = new FormData();
+        for (const [k, v] of Object.entries({ filename: 'big.bin', parent_id: folder, upload_id: uploadId, offset: String(offset), is_last: String(last) })) form.append(k, v);
+        form.append('file', new Blob([part]), 'blob');
+        return client.request(`/api/upload?parent_id=${folder}`, { method: 'POST', body: form });
+      };
+      const first = await chunk(member.client, bytes.subarray(0, 1024 ** 2), 0, false);
+      expect(first.status, first.text).toBe(200);
+      // Another account cannot add to the member's upload, even knowing its id.
+      expect((await chunk(stranger.client, bytes.subarray(1024 ** 2), 1024 ** 2, true)).status).toBe(404);
+      const last = await chunk(member.client, bytes.subarray(1024 ** 2), 1024 ** 2, true);
+      expect(last.status, last.text).toBe(201);
+      expect(await storageUsed(owner.user.id)).toBe(before + bytes.length);
+      expect((await browse(owner.client, folder)).names).toContain('big.bin');
+    } finally {
+      await putSettings(env.seed, { chunk_size_bytes: 8 * 1024 ** 2 });
+    }
+  });
+
   it('a member whose own account may not upload is refused in the team folder too', async () => {
     const { owner, member, folder } = await team('can_edit');
     await setRestrictions(env.seed, member.user.id, { canUpload: false });
