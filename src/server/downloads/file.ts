@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import parseRange from 'range-parser';
 import { requireDownloadableFile } from '../files/access.ts';
 import { actorOf, type Principal } from '../auth/principal.ts';
+import { actorFor } from '../teams/actor.ts';
 import { dataRoute, type DataRequest } from '../http/data-route.ts';
 import { notFound } from '../http/errors.ts';
 import { readerOf } from './reader.ts';
@@ -30,7 +31,7 @@ async function sendFile({ ctx, req, res, pathname, principal }: DataRequest<Prin
   const actor = actorOf(principal);
   const id = FILE_PATH.exec(pathname)?.[1];
   if (!id) throw notFound('The item was not found.');
-  const item = await requireDownloadableFile(ctx, actor, id);
+  const item = await requireDownloadableFile(ctx, await actorFor(ctx, actor, [id]), id);
   const blobKey = item.blob_key!;
   const stat = await ctx.blobs.stat(blobKey);
   if (!stat) {

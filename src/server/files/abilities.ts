@@ -48,6 +48,11 @@ export function requestContext(owner: Pick<User, 'restrictions'>): PrincipalCont
   return { writes: true, reads: false, restrictions: restrictionsFor(owner) };
 }
 
+/** A team member acting as the team folder's owner: `can_edit` changes what lies below the root, `can_view` only views and downloads. */
+export function memberContext(owner: Pick<User, 'restrictions'>, permission: string): PrincipalContext {
+  return { writes: permission === 'can_edit', reads: true, restrictions: restrictionsFor(owner) };
+}
+
 export const NO_ABILITIES: Abilities = Object.freeze({ rename: false, move: false, share: false, delete: false, download: false, upload: false, create_folder: false, restore: false });
 
 /** The one derivation: the access module's grant for the item, narrowed by the principal and the item's state. */

@@ -2,9 +2,10 @@ import { actorOf, recordMade, requireWrite, type Principal } from '../auth/princ
 import type { AppContext } from '../context.ts';
 import { json } from '../http/endpoint.ts';
 import { validate } from '../http/validate.ts';
+import { principalFor } from '../teams/actor.ts';
 import { scopedItemData, withShared } from '../sharing/presenter.ts';
 import { sharesOfItems } from '../sharing/service.ts';
-import { abilitiesOf, homeAbilities, ownerContext, type Abilities, type PrincipalContext, requestContext, shareContext, withTreeAbilities } from './abilities.ts';
+import { abilitiesOf, homeAbilities, memberContext, ownerContext, type Abilities, type PrincipalContext, requestContext, shareContext, withTreeAbilities } from './abilities.ts';
 import { itemData, type ItemData } from './presenter.ts';
 import type { ItemRow, ItemWithCount } from './queries.ts';
 import { CreateFolderInput, encodeCursor, folderParam, listOptions, MoveInput, RemoveInput, RenameInput } from './schemas.ts';
@@ -27,6 +28,8 @@ export function contextOf(principal: Principal): PrincipalContext {
       return shareContext(principal.user, principal.share.share.permission);
     case 'request':
       return requestContext(principal.user);
+    case 'member':
+      return memberContext(principal.user, principal.member.permission);
     default:
       return ownerContext(principal.user);
   }
@@ -81,8 +84,10 @@ export async function removeAs(ctx: AppContext, principal: Principal, body: unkn
  * the principal may do with it in `meta.abilities`, and the answer's `meta.abilities` those of the
  * open place (the home's too, which is no item).
  */
-export async function browseAs(ctx: AppContext, principal: Principal, id: string | undefined, query: URLSearchParams, options: { paged?: boolean } = {}) {
+export async function browseAs(ctx: AppContext, asked: Principal, id: string | undefined, query: URLSearchParams, options: { paged?: boolean } = {}) {
   const list = listOptions(query, validate);
+  // A signed-in user opening a folder of a team they are a member of browses it as the member.
+  const principal = asked.kind === 'user' ? await principalFor(ctx, asked, [folderParam(id)]) : asked;
   const actor = actorOf(principal);
   const page = await browseFolder(ctx, actor, folderParam(id), options.paged === false ? { sort: list.sort } : list);
   const context = contextOf(principal);

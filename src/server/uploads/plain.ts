@@ -4,7 +4,8 @@ import busboy from 'busboy';
 import { actorOf, bindingOf, requireSignedIn, requireWrite, viewOfNode, type Principal } from '../auth/principal.ts';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
-import { requireTargetFolder } from '../files/access.ts';
+import { requireTargetFolder, requireWritableScope } from '../files/access.ts';
+import { principalFor } from '../teams/actor.ts';
 import { itemDataFor } from '../files/endpoints.ts';
 import type { ItemWithCount } from '../files/queries.ts';
 import { sendJson } from '../http/data-auth.ts';
@@ -64,8 +65,18 @@ export function plainUploadRoute(open: (ctx: AppContext, req: IncomingMessage, p
   });
 }
 
-/** `POST /api/upload`: the signed-in user's upload. */
-export const handlePlainUpload = plainUploadRoute((ctx, req, pathname) => requireSignedIn(ctx, viewOfNode(req, pathname)));
+/**
+ * `POST /api/upload`: the signed-in user's upload; into a team folder they are a member of when the
+ * query string names a `parent_id` inside it (the upload then counts against the team folder
+ * owner's storage, and the member's own upload flag applies too).
+ */
+export const handlePlainUpload = plainUploadRoute(async (ctx, req, pathname) => {
+  const signedIn = await requireSignedIn(ctx, viewOfNode(req, pathname));
+  const principal = await principalFor(ctx, signedIn, [new URL(req.url ?? '/', 'http://x').searchParams.get('parent_id')]);
+  requireWritableScope(actorOf(principal));
+  if (principal.kind === 'member') assertCanUpload(signedIn.user, await uploadPolicy(ctx, signedIn.user));
+  return principal;
+});
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];

@@ -6,14 +6,15 @@ import { Server, Upload } from '@tus/server';
 import { actorOf, bindingOf, uploader, viewOfNode, type Principal } from '../auth/principal.ts';
 import type { Actor } from '../files/access.ts';
 import type { AppContext } from '../context.ts';
-import { requireTargetFolder } from '../files/access.ts';
+import { requireTargetFolder, requireWritableScope } from '../files/access.ts';
+import { principalFor } from '../teams/actor.ts';
 import { presentItem } from '../files/presenter.ts';
 import { findItemWithCount, type ItemWithCount } from '../files/queries.ts';
 import { dataRoute, type DataRequest } from '../http/data-route.ts';
 import { AppError, badRequest, errorBody, isAppError, notFound, unsupportedMediaType } from '../http/errors.ts';
 import { runEvery } from '../jobs/every.ts';
 import { getSettings } from '../settings/service.ts';
-import { checkBeforeBytes, uploadPolicy } from './limits.ts';
+import { assertCanUpload, checkBeforeBytes, uploadPolicy } from './limits.ts';
 import { releaseReservation, reserve, sweepReservations, touchReservation } from './reservations.ts';
 import { relativeFolders, uploadName } from './names.ts';
 import { completeTusUpload, readUploadInfo, type StoredUpload } from './tus-finish.ts';
@@ -132,11 +133,16 @@ function uploadsFor(ctx: AppContext): TusUploads {
   const principals = new WeakMap<IncomingMessage, Principal>();
 
   const onUploadCreate = async (req: unknown, upload: Upload) => {
-    const principal = principals.get(nodeRequest(req)!);
-    if (!principal) throw tusError(new AppError(401, 'Unauthenticated.', { code: 'unauthenticated' }));
-    const user: Actor = actorOf(principal);
+    const asked = principals.get(nodeRequest(req)!);
+    if (!asked) throw tusError(new AppError(401, 'Unauthenticated.', { code: 'unauthenticated' }));
     try {
       const meta = upload.metadata ?? {};
+      // Into a team folder the user is a member of: as its owner, scoped to it (teams/actor.ts).
+      const principal = asked.kind === 'user' ? await principalFor(ctx, asked, [meta.parent_id]) : asked;
+      const user: Actor = actorOf(principal);
+      requireWritableScope(user);
+      // A member uploads with the owner's storage, but under their own account's flags too.
+      if (principal.kind === 'member') assertCanUpload(principal.member.account, await uploadPolicy(ctx, principal.member.account));
       const name = uploadName(meta.filename ?? meta.name);
       const folders = relativeFolders(meta.path);
       const parent = await requireTargetFolder(ctx, user, meta.parent_id ? meta.parent_id : null, 'parent_id');
@@ -218,7 +224,9 @@ async function handleTusRequest({ ctx, req, res, pathname, principal }: DataRequ
     if (method === 'POST' && req.headers['upload-defer-length'] !== undefined) throw badRequest('Upload-Length is required: uploads of a length not yet known are not supported.');
   } else {
     const info = ID.test(id) ? ((await tus.store.configstore.get(id)) as StoredUpload | undefined) : undefined;
-    if (!info || (info.metadata?.binding ?? info.metadata?.owner) !== bindingOf(principal)) throw notFound('The upload was not found.');
+    // A member's upload into a team folder is theirs while the membership lasts (asked again at every request).
+    const resuming = info && principal.kind === 'user' ? await principalFor(ctx, principal, [info.metadata?.parent_id]) : principal;
+    if (!info || (info.metadata?.binding ?? info.metadata?.owner) !== bindingOf(resuming)) throw notFound('The upload was not found.');
     if (!info.finished && (method === 'HEAD' || method === 'PATCH') && (await leftComplete(tus, info))) {
       // A crash came after the last byte and before the item was recorded: finish it now.
       req.resume();
