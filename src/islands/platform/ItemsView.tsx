@@ -20,7 +20,7 @@ import {
   type Sorting,
 } from '../../stores/files.ts';
 import { useT } from '../../stores/i18n.ts';
-import { actionsFor, moveWithFeedback, openItem, runAction, type ActionContext } from './actions.ts';
+import { actionsFor, canWriteHere, moveWithFeedback, openItem, runAction, type ActionContext } from './actions.ts';
 import { dropTarget, setDragItems } from './dnd.ts';
 import { ItemContextMenu, openContextMenuFromKeyboard } from './ItemContextMenu.tsx';
 import { ItemIcon } from './ItemIcon.tsx';
@@ -270,7 +270,7 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
   const press = useRef<ReturnType<typeof setTimeout> | null>(null);
   // A tap opens (there is no double-tap on a phone); a tap in select mode, or after a long press, selects.
   const pointer = useRef<{ type: string; longPressed: boolean }>({ type: 'mouse', longPressed: false });
-  const canDrop = item.type === 'folder' && listing.source.kind === 'folder';
+  const canDrop = item.type === 'folder' && (listing.source.kind === 'folder' || ((listing.source.kind === 'team' || listing.source.kind === 'shared') && listing.source.id !== null && canWriteHere()));
   const a = item.attributes;
   const detail = item.type === 'folder' ? t('files.items_count', { count: a.items ?? 0 }) : formatSize(a.size);
   const date = formatDate(a.deleted_at ?? a.created_at);
@@ -290,7 +290,7 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
     title: a.name,
   };
   const handlers = {
-    draggable: listing.source.kind !== 'trash',
+    draggable: listing.source.kind !== 'trash' && !((listing.source.kind === 'team' || listing.source.kind === 'shared') && (listing.source.id === null || !canWriteHere())),
     onClick: (e: React.MouseEvent) => {
       onFocus();
       if (pointer.current.type === 'touch') {

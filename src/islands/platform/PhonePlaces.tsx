@@ -1,7 +1,7 @@
 import { useT } from '../../stores/i18n.ts';
 import { StorageMeter } from './StorageMeter.tsx';
 
-export type Place = 'home' | 'recent' | 'shared' | 'trash';
+export type Place = 'home' | 'recent' | 'team' | 'sharedWithMe' | 'shared' | 'trash';
 
 /** Below the large breakpoint the navigation panel is gone: the file area's places become tabs, with the storage meter under them. */
 export function PhonePlaces({ active }: { active: Place }) {
@@ -9,6 +9,8 @@ export function PhonePlaces({ active }: { active: Place }) {
   const tabs: { place: Place; href: string; label: string }[] = [
     { place: 'home', href: '/platform/files', label: t('locations.home') },
     { place: 'recent', href: '/platform/recent-uploads', label: t('locations.recent') },
+    { place: 'team', href: '/platform/team-folders', label: t('teams.team_folders') },
+    { place: 'sharedWithMe', href: '/platform/shared-with-me', label: t('teams.shared_with_me') },
     { place: 'shared', href: '/platform/my-shared-items', label: t('sharing.my_shared_items') },
     { place: 'trash', href: '/platform/trash', label: t('locations.trash') },
   ];

@@ -1,14 +1,15 @@
-import { Download, FolderInput, FolderOpen, Inbox, Share2, FolderPlus, Info, Pencil, RotateCcw, Star, StarOff, Trash2, X } from 'lucide-react';
+import { Download, FolderInput, FolderOpen, Inbox, Share2, FolderPlus, Info, Pencil, RotateCcw, Star, StarOff, Trash2, Users, X } from 'lucide-react';
 import type { ComponentType } from 'react';
 import { openPage } from '@nanostores/router';
 import { startDownload } from '../../components/download.ts';
 import { ApiError } from '../../stores/api.ts';
 import { openDialog } from '../../stores/dialogs.ts';
-import { $infoPanel, $listing, $tree, addFavourites, isWithin, moveItems, removeFavourite, restoreItems, trashItems, type Item, type Source, type TreeNode } from '../../stores/files.ts';
+import { $infoPanel, $listing, $tree, addFavourites, isTeamSource, isWithin, moveItems, removeFavourite, restoreItems, trashItems, type Item, type Source, type TreeNode } from '../../stores/files.ts';
 import { t } from '../../stores/i18n.ts';
 import { $router } from '../../stores/router.ts';
 import { showAlert, toast } from '../../stores/ui.ts';
 import { $user } from '../../stores/user.ts';
+import { myPermission } from '../../stores/teams.ts';
 
 /**
  * The item actions, defined once: the toolbar, the context menu and the keyboard all read this
@@ -35,6 +36,36 @@ const inTrash = (ctx: ActionContext) => ctx.source.kind === 'trash';
 const one = (ctx: ActionContext) => ctx.items.length === 1;
 const some = (ctx: ActionContext) => ctx.items.length > 0;
 const onlyFolders = (ctx: ActionContext) => some(ctx) && ctx.items.every((i) => i.type === 'folder');
+/** In a team folder, or the list of them (no `id`): the list holds whole teams, not their files. */
+const teamList = (ctx: ActionContext) => isTeamSource(ctx.source) && ctx.source.id === null;
+/** Sharing, upload requests and favourites are the owner's own: not in folders shared with me. */
+const ownerPlace = (ctx: ActionContext) => ctx.source.kind === 'folder' || (ctx.source.kind === 'team' && ctx.source.id !== null);
+
+/** What an item resource says its principal may do (sent with items once abilities travel with them). */
+export type Ability = 'rename' | 'move' | 'share' | 'delete' | 'download' | 'upload';
+const abilityOf = (item: Item, ability: Ability): boolean | undefined => (item as Item & { abilities?: Partial<Record<Ability, boolean>> }).abilities?.[ability];
+
+/**
+ * Whether the selection allows `ability` here: each item's own abilities decide when the server sent
+ * them; without them, a member of a team folder writes only with can_edit (SPEC §4).
+ */
+export function allows(ctx: ActionContext, ability: Ability): boolean {
+  const said = ctx.items.map((i) => abilityOf(i, ability));
+  if (said.length && said.every((a) => a !== undefined)) return said.every(Boolean);
+  if (ability === 'download') return true;
+  if (ctx.source.kind !== 'shared') return true;
+  return canWriteHere();
+}
+
+/** Whether the open listing (a folder shared with me) lets me upload and create folders. */
+export function canWriteHere(): boolean {
+  const listing = $listing.get();
+  if (listing?.source.kind !== 'shared') return true;
+  if (listing.source.id === null) return false;
+  const root = listing.root ? abilityOf(listing.root, 'upload') : undefined;
+  if (root !== undefined) return root;
+  return myPermission(listing.team, 'shared') === 'can_edit';
+}
 
 /** Runs an action, turning a refusal into the alert popup (SPEC §8). */
 export async function runAction(action: Action, ctx: ActionContext): Promise<void> {
@@ -60,35 +91,43 @@ export const ACTIONS: Action[] = [
     label: () => t('actions.rename'),
     Icon: Pencil,
     shortcut: 'F2',
-    when: (ctx) => !inTrash(ctx) && one(ctx),
+    when: (ctx) => !inTrash(ctx) && one(ctx) && !(ctx.source.kind === 'shared' && ctx.source.id === null) && allows(ctx, 'rename'),
     run: (ctx) => openDialog({ kind: 'rename', item: ctx.items[0]! }),
   },
   {
     id: 'share',
     label: () => t('sharing.action'),
     Icon: Share2,
-    when: (ctx) => !inTrash(ctx) && ctx.source.kind !== 'latest' && one(ctx),
+    when: (ctx) => ownerPlace(ctx) && one(ctx) && allows(ctx, 'share'),
     run: (ctx) => openDialog({ kind: 'share', item: ctx.items[0]! }),
   },
   {
     id: 'request-upload',
     label: () => t('requests.action'),
     Icon: Inbox,
-    when: (ctx) => !inTrash(ctx) && ctx.source.kind !== 'latest' && one(ctx) && ctx.items[0]!.type === 'folder',
+    when: (ctx) => ownerPlace(ctx) && one(ctx) && ctx.items[0]!.type === 'folder',
     run: (ctx) => openDialog({ kind: 'request-upload', folder: ctx.items[0]! }),
+  },
+  {
+    // SPEC §5: blocked with the temporary-disabled alert when team folders are off for the account.
+    id: 'convert-team',
+    label: () => t('teams.convert'),
+    Icon: Users,
+    when: (ctx) => ctx.source.kind === 'folder' && one(ctx) && ctx.items[0]!.type === 'folder',
+    run: (ctx) => openTeamFolderDialog({ kind: 'convert-team', folder: ctx.items[0]! }),
   },
   {
     id: 'move',
     label: () => t('actions.move'),
     Icon: FolderInput,
-    when: (ctx) => !inTrash(ctx) && some(ctx),
+    when: (ctx) => !inTrash(ctx) && !teamList(ctx) && some(ctx) && allows(ctx, 'move'),
     run: (ctx) => openDialog({ kind: 'move', items: ctx.items }),
   },
   {
     id: 'favourite',
     label: () => t('actions.add_favourite'),
     Icon: Star,
-    when: (ctx) => !inTrash(ctx) && onlyFolders(ctx) && ctx.items.some((i) => !ctx.favourites.has(i.id)),
+    when: (ctx) => ownerPlace(ctx) && onlyFolders(ctx) && ctx.items.some((i) => !ctx.favourites.has(i.id)),
     run: async (ctx) => {
       const added = ctx.items.filter((i) => !ctx.favourites.has(i.id)).map((i) => i.id);
       await addFavourites(added);
@@ -101,7 +140,7 @@ export const ACTIONS: Action[] = [
     id: 'unfavourite',
     label: () => t('actions.remove_favourite'),
     Icon: StarOff,
-    when: (ctx) => !inTrash(ctx) && onlyFolders(ctx) && ctx.items.every((i) => ctx.favourites.has(i.id)),
+    when: (ctx) => ownerPlace(ctx) && onlyFolders(ctx) && ctx.items.every((i) => ctx.favourites.has(i.id)),
     run: async (ctx) => {
       for (const item of ctx.items) await removeFavourite(item.id);
     },
@@ -110,7 +149,7 @@ export const ACTIONS: Action[] = [
     id: 'download',
     label: (ctx) => (ctx.items.length === 1 && ctx.items[0]!.type === 'file' ? t('actions.download') : t('actions.download_zip')),
     Icon: Download,
-    when: (ctx) => !inTrash(ctx) && some(ctx),
+    when: (ctx) => !inTrash(ctx) && some(ctx) && allows(ctx, 'download'),
     run: (ctx) => {
       if ($user.get()?.meta.restrictions.canDownload === false) {
         showAlert({ title: t('restrictions.title'), message: t('restrictions.download_temporarily_disabled'), emoji: '🔒' });
@@ -143,17 +182,18 @@ export const ACTIONS: Action[] = [
     Icon: Trash2,
     shortcut: 'Del',
     danger: true,
-    when: (ctx) => !inTrash(ctx) && some(ctx),
+    when: (ctx) => !inTrash(ctx) && !teamList(ctx) && some(ctx) && allows(ctx, 'delete'),
     run: async (ctx) => {
       // SPEC §2: after the open folder is deleted (or a folder holding it), the app navigates back
       // to the nearest place that still exists; it leaves first so the gone folder is not reloaded.
-      const open = ctx.source.kind === 'folder' ? ctx.source.id : null;
+      const open = ctx.source.kind === 'folder' || isTeamSource(ctx.source) ? ctx.source.id : null;
       const tree = $tree.get() ?? [];
       const gone = open ? ctx.items.find((i) => i.id === open || isWithin(tree, open, i.id)) : undefined;
       if (gone) {
         const parent = gone.attributes.parent_id;
-        if (parent) openPage($router, 'files', { id: parent });
-        else openPage($router, 'files');
+        const route = routeFor(ctx.source);
+        if (parent) openPage($router, route, { id: parent });
+        else openPage($router, route);
       }
       const trashed = ctx.items;
       await trashItems(trashed);
@@ -196,10 +236,27 @@ export function openCreateFolder(parentId: string | null): void {
 }
 export { FolderPlus as CreateFolderIcon };
 
-/** Opens an item: a folder in the browser (trash folders stay in the trash), a file in the viewer. */
+/** Opens the create or convert team folder popup, unless team folders are off for the account (SPEC §5). */
+export function openTeamFolderDialog(dialog: { kind: 'create-team'; parentId: string | null } | { kind: 'convert-team'; folder: Item }): void {
+  if ($user.get()?.meta.restrictions.canCreateTeamFolder === false) {
+    showAlert({ title: t('restrictions.title'), message: t('teams.create_team_folder_temporarily_disabled'), emoji: '🔒' });
+    return;
+  }
+  openDialog(dialog);
+}
+
+/** The route that lists folders of this source's kind. */
+export function routeFor(source: Source): 'files' | 'trash' | 'teamFolders' | 'sharedWithMe' {
+  if (source.kind === 'trash') return 'trash';
+  if (source.kind === 'team') return 'teamFolders';
+  if (source.kind === 'shared') return 'sharedWithMe';
+  return 'files';
+}
+
+/** Opens an item: a folder in the browser (trash and team folders stay in their place), a file in the viewer. */
 export function openItem(item: Item, source: Source): void {
   if (item.type === 'folder') {
-    openPage($router, source.kind === 'trash' ? 'trash' : 'files', { id: item.id });
+    openPage($router, routeFor(source), { id: item.id });
     return;
   }
   if (source.kind === 'trash') {
