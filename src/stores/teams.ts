@@ -1,6 +1,6 @@
 import { api } from './api.ts';
 import { $config } from './config.ts';
-import type { Item } from './files.ts';
+import type { Item, TreeNode } from './files.ts';
 import { $user } from './user.ts';
 
 /**
@@ -111,4 +111,15 @@ export function myPermission(team: TeamMeta | null | undefined, source: 'team' |
   if (team.permission) return team.permission;
   const me = $user.get()?.id;
   return team.members.find((m) => m.id === me)?.permission ?? 'can_view';
+}
+
+/**
+ * A team folder's own folder tree (the member's move picker: my own tree does not hold it): the
+ * team folder as the one root. An answer of its subfolders alone is put under a root made from `name`.
+ */
+export async function loadTeamTree(folderId: string, name: string): Promise<TreeNode[]> {
+  const res = await api.get<{ data: TreeNode | TreeNode[] }>(`${folderPath(folderId)}/tree`);
+  if (!Array.isArray(res.data)) return [res.data];
+  if (res.data.length === 1 && res.data[0]!.id === folderId) return res.data;
+  return [{ id: folderId, name, color: null, emoji: null, parent_id: null, folders: res.data }];
 }
