@@ -28,16 +28,27 @@ export interface TeamInvitation {
   expires_at: string | null;
 }
 
-/** `meta.team` of a team folder's listing. */
+export interface TeamOwner {
+  id: string;
+  name: string;
+  email: string;
+  avatar: TeamMember['avatar'];
+  color: string | null;
+}
+
+/**
+ * `meta.team` of a team folder's listing (src/server/teams/README.md): the owner's has the members
+ * (without the owner) and the invitations; a member's has the owner and the member's permission.
+ */
 export interface TeamMeta {
   id: string;
   folder_id: string;
   /** The team folder's name, when the server sends it (a subfolder's listing names only the subfolder). */
   name?: string;
-  /** The signed-in user's permission, when the server says it outright. */
   permission?: TeamPermission | 'master';
-  members: TeamMember[];
-  invitations: TeamInvitation[];
+  owner?: TeamOwner;
+  members?: TeamMember[];
+  invitations?: TeamInvitation[];
 }
 
 export interface InvitationInput {
@@ -79,8 +90,9 @@ export async function leaveTeam(folderId: string): Promise<void> {
   await api.delete(`/api/teams/shared-with-me/${encodeURIComponent(folderId)}`);
 }
 
-export async function acceptInvitation(id: string): Promise<void> {
-  await api.put(`/api/teams/invitations/${encodeURIComponent(id)}`);
+/** Accepts; the answer names the team folder the user now belongs to. */
+export async function acceptInvitation(id: string): Promise<{ folder_id: string; team_id: string; permission: TeamPermission }> {
+  return (await api.put<{ data: { folder_id: string; team_id: string; permission: TeamPermission } }>(`/api/teams/invitations/${encodeURIComponent(id)}`)).data;
 }
 
 export async function declineInvitation(id: string): Promise<void> {
@@ -110,7 +122,7 @@ export function myPermission(team: TeamMeta | null | undefined, source: 'team' |
   if (!team) return 'can_view';
   if (team.permission) return team.permission;
   const me = $user.get()?.id;
-  return team.members.find((m) => m.id === me)?.permission ?? 'can_view';
+  return team.members?.find((m) => m.id === me)?.permission ?? 'can_view';
 }
 
 /**

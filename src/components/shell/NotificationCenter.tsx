@@ -4,6 +4,7 @@ import { Popover } from 'radix-ui';
 import { useEffect, useState } from 'react';
 import type { NotificationData } from '../../server/notifications/service.ts';
 import { api, ApiError } from '../../stores/api.ts';
+import { $listing, refreshListing } from '../../stores/files.ts';
 import { acceptInvitation, declineInvitation } from '../../stores/teams.ts';
 import { useT } from '../../stores/i18n.ts';
 import { showAlert, toast } from '../../stores/ui.ts';
@@ -185,6 +186,8 @@ function InvitationAnswer({ id, onAnswered }: { id: string; onAnswered: () => vo
     try {
       await (accept ? acceptInvitation(id) : declineInvitation(id));
       onAnswered();
+      // An open Shared with me list gains the folder (the live branch will push this instead).
+      if (accept && $listing.get()?.source.kind === 'shared') void refreshListing();
       toast('success', accept ? t('teams.you_accepted_invitation') : t('teams.you_decline_invitation'));
     } catch (error) {
       showAlert({ title: t('popup_error.title'), message: error instanceof ApiError ? error.message : t('popup_error.message') });

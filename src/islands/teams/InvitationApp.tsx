@@ -16,8 +16,10 @@ interface InvitationInfo {
   permission: 'can_edit' | 'can_view';
   status: string;
   expires_at?: string | null;
-  folder: { id: string; name: string };
+  folder: { id?: string; name: string };
   inviter: { name: string; email?: string; avatar?: { xs: string; sm: string; md: string } | null; color?: string | null };
+  /** Whether the invited address has an account: sign-in is offered first, else sign-up. */
+  has_account?: boolean;
 }
 
 type State = { kind: 'loading' } | { kind: 'missing'; message: string } | { kind: 'ready'; info: InvitationInfo } | { kind: 'declined' };
@@ -40,8 +42,8 @@ export default function InvitationApp({ id, signedInEmail }: { id: string; signe
     setBusy(true);
     setError('');
     try {
-      await acceptInvitation(info.id);
-      location.assign(`/platform/shared-with-me/${encodeURIComponent(info.folder.id)}`);
+      const joined = await acceptInvitation(info.id);
+      location.assign(`/platform/shared-with-me/${encodeURIComponent(joined.folder_id)}`);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : t('popup_error.message'));
       setBusy(false);
@@ -54,8 +56,12 @@ export default function InvitationApp({ id, signedInEmail }: { id: string; signe
       .get<{ data: InvitationInfo }>(`/api/teams/invitations/${encodeURIComponent(id)}`)
       .then(({ data }) => {
         setState({ kind: 'ready', info: data });
+        // Back from signing in (or up) as the invited address: straight into the team. Signing up
+        // has already accepted it (the server does that for new accounts).
         const returning = new URLSearchParams(location.search).get('accept') === '1';
-        if (returning && data.status === 'pending' && signedInEmail && same(signedInEmail, data.email)) void accept(data);
+        if (!returning || !signedInEmail || !same(signedInEmail, data.email)) return;
+        if (data.status === 'pending') void accept(data);
+        else if (data.status === 'accepted') location.assign(data.folder.id ? `/platform/shared-with-me/${encodeURIComponent(data.folder.id)}` : '/platform/shared-with-me');
       })
       .catch((err: unknown) => setState({ kind: 'missing', message: err instanceof ApiError && err.status !== 404 ? err.message : '' }));
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -138,11 +144,11 @@ function Invitation({ info, signedInEmail, busy, error, onAccept, onDecline }: {
           {t(info.status === 'expired' ? 'teams.invitation_expired' : 'teams.invitation_closed')}
         </p>
       ) : !signedInEmail ? (
-        <div className="mt-6 flex w-full flex-col gap-2">
-          <a className="btn-primary w-full" href={`/sign-up?${new URLSearchParams({ email: info.email, redirect: back })}`}>
+        <div className={`mt-6 flex w-full gap-2 ${info.has_account ? 'flex-col-reverse' : 'flex-col'}`}>
+          <a className={`${info.has_account ? 'btn-secondary' : 'btn-primary'} w-full`} href={`/sign-up?${new URLSearchParams({ email: info.email, redirect: back })}`}>
             {t('teams.sign_up_to_join')}
           </a>
-          <a className="btn-secondary w-full" href={`/sign-in?${new URLSearchParams({ email: info.email, redirect: back })}`}>
+          <a className={`${info.has_account ? 'btn-primary' : 'btn-secondary'} w-full`} href={`/sign-in?${new URLSearchParams({ email: info.email, redirect: back })}`}>
             {t('teams.sign_in_to_join')}
           </a>
         </div>

@@ -10,6 +10,7 @@ import { t as translate, useT } from '../../../stores/i18n.ts';
 import { $router, openPage } from '../../../stores/router.ts';
 import { changeMemberPermission, dissolveTeam, inviteMember, removeMember, revokeInvitation, TEAM_PERMISSIONS, type TeamMeta, type TeamPermission } from '../../../stores/teams.ts';
 import { toast } from '../../../stores/ui.ts';
+import { $user } from '../../../stores/user.ts';
 import { DialogFrame } from '../dialogs/DialogFrame.tsx';
 import { InviteForm } from './InviteForm.tsx';
 
@@ -38,6 +39,7 @@ export function TeamMembersDialog() {
   const t = useT();
   const listing = useStore($listing);
   const team = listing?.team ?? null;
+  const me = useStore($user);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const name = team?.name ?? listing?.root?.attributes.name ?? '';
@@ -57,8 +59,9 @@ export function TeamMembersDialog() {
   };
 
   if (!team) return null;
-  const pending = team.invitations.filter((i) => i.status === 'pending' || !i.status);
-  const taken = pending.map((i) => i.email).concat(team.members.map((m) => m.email));
+  const members = team.members ?? [];
+  const pending = (team.invitations ?? []).filter((i) => i.status === 'pending');
+  const taken = pending.map((i) => i.email).concat(members.map((m) => m.email));
 
   return (
     <DialogFrame title={t('teams.members_title', { name })} description={t('teams.members_text')}>
@@ -80,7 +83,17 @@ export function TeamMembersDialog() {
 
       <h3 className="mt-5 mb-2 text-sm font-semibold">{t('teams.members')}</h3>
       <ul className="flex flex-col divide-y divide-border rounded-control border border-border" data-testid="team-members">
-        {team.members.map((member) => (
+        {me && (
+          <li className="flex flex-wrap items-center gap-3 px-3 py-2.5" data-testid="team-member">
+            <Avatar size={36} name={me.attributes.name} email={me.attributes.email} color={me.attributes.color} avatar={me.attributes.avatar} />
+            <div className="min-w-0 flex-1">
+              <p className="truncate text-sm font-semibold">{me.attributes.name}</p>
+              <p className="truncate text-xs text-muted">{me.attributes.email}</p>
+            </div>
+            <span className="rounded-full bg-brand-soft px-2.5 py-0.5 text-xs font-semibold text-brand">{t('teams.master')}</span>
+          </li>
+        )}
+        {members.map((member) => (
           <li key={member.id} className="flex flex-wrap items-center gap-3 px-3 py-2.5" data-testid="team-member">
             <Avatar size={36} name={member.name} email={member.email} color={member.color} avatar={member.avatar} />
             <div className="min-w-0 flex-1">
