@@ -30,6 +30,9 @@ export interface Database {
   user_deletions: UserDeletionsTable;
   languages: LanguagesTable;
   translation_overrides: TranslationOverridesTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  team_invitations: TeamInvitationsTable;
 }
 
 export type Role = 'admin' | 'user';
@@ -348,4 +351,41 @@ export interface TranslationOverridesTable {
   value: string;
   updated_by: string | null;
   updated_at: string;
+}
+
+/** A team folder (src/server/teams): one of the owner's folders, shared with its members. */
+export interface TeamsTable {
+  id: string;
+  /** The team folder's item id; unique. */
+  folder_id: string;
+  owner_id: string;
+  created_at: string;
+}
+
+/** SPEC §4 team permissions; the owner is `master` and has no member row. */
+export type TeamPermission = 'can_edit' | 'can_view';
+
+export interface TeamMembersTable {
+  team_id: string;
+  user_id: string;
+  permission: TeamPermission;
+  created_at: string;
+}
+
+/** 'pending', 'accepted', 'declined' or 'revoked' as stored; 'expired' is read from expires_at. */
+export type TeamInvitationStatus = 'pending' | 'accepted' | 'declined' | 'revoked' | 'expired';
+
+export interface TeamInvitationsTable {
+  /** The unguessable token of the invitation link. */
+  id: string;
+  team_id: string;
+  /** Trimmed, lower case. */
+  email: string;
+  permission: TeamPermission;
+  /** Null once the inviting account is gone. */
+  inviter_id: string | null;
+  status: Exclude<TeamInvitationStatus, 'expired'>;
+  expires_at: string;
+  created_at: string;
+  responded_at: string | null;
 }
