@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useT } from '../../stores/i18n.ts';
 import { StorageMeter } from './StorageMeter.tsx';
 
@@ -6,6 +7,12 @@ export type Place = 'home' | 'recent' | 'team' | 'sharedWithMe' | 'shared' | 'tr
 /** Below the large breakpoint the navigation panel is gone: the file area's places become tabs, with the storage meter under them. */
 export function PhonePlaces({ active }: { active: Place }) {
   const t = useT();
+  const bar = useRef<HTMLElement>(null);
+  // The tabs scroll sideways on a narrow screen: the open place is brought into view.
+  useEffect(() => {
+    const current = bar.current?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (current && bar.current) bar.current.scrollLeft = current.offsetLeft - bar.current.offsetLeft - 4;
+  }, [active]);
   const tabs: { place: Place; href: string; label: string }[] = [
     { place: 'home', href: '/platform/files', label: t('locations.home') },
     { place: 'recent', href: '/platform/recent-uploads', label: t('locations.recent') },
@@ -16,7 +23,7 @@ export function PhonePlaces({ active }: { active: Place }) {
   ];
   return (
     <div className="mb-4 flex flex-col gap-3 lg:hidden">
-      <nav aria-label={t('files.places')} className="-mx-1 flex gap-1 overflow-x-auto">
+      <nav ref={bar} aria-label={t('files.places')} className="-mx-1 flex gap-1 overflow-x-auto">
         {tabs.map((tab) => (
           <a key={tab.href} href={tab.href} aria-current={tab.place === active ? 'page' : undefined} className={`shrink-0 rounded-full px-3.5 py-1.5 text-sm font-semibold ${tab.place === active ? 'bg-brand-soft text-brand' : 'text-muted hover:bg-surface-2'}`}>
             {tab.label}
