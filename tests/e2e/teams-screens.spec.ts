@@ -51,6 +51,9 @@ async function mockTeams(page: Page, as: 'owner' | 'can_edit' | 'can_view' | 'no
     const body = route.request().postDataJSON() as { _method?: string } | null;
     const method = body?._method?.toUpperCase() ?? route.request().method();
     calls.push(`${method} ${url.pathname}`);
+    if (method === 'POST' && url.pathname.endsWith('/invitations')) return json(route, { message: 'You have reached the limit of 10 team members.', code: 'max_team_members_reached' }, 403);
+    if (method === 'PUT' && url.pathname.startsWith('/api/teams/invitations/')) return json(route, { data: { folder_id: TEAM_FOLDER, team_id: 't1', permission: 'can_edit' } });
+    if (method === 'POST' && url.pathname.endsWith('/convert')) return json(route, { data: root, meta: { team: { id: 't1', folder_id: TEAM_FOLDER, members: [], invitations: [] } } }, 201);
     if (method !== 'GET') return route.fulfill({ status: 204 });
     if (url.pathname === '/api/teams/folders') return json(route, { data: as === 'none' ? [] : [root], meta: { teams: {} } });
     if (url.pathname === '/api/teams/shared-with-me') return json(route, { data: as === 'none' || as === 'owner' ? [] : [root], meta: { teams: {} } });
@@ -96,6 +99,10 @@ test('an owner: the empty team folders place, the create dialog, a team folder w
   await expect(dialog.getByTestId('team-member')).toHaveCount(3);
   await expect(dialog.getByRole('combobox', { name: 'Permission of Alan Turing' })).toHaveValue('can_view');
   await expect(dialog.getByTestId('team-invitations')).toContainText('new.person@example.test');
+  // Past the member limit the server refuses, and says why under the field.
+  await dialog.getByRole('textbox', { name: 'Member’s email' }).fill('one.more@example.test');
+  await dialog.getByRole('textbox', { name: 'Member’s email' }).press('Enter');
+  await expect(dialog.getByRole('alert')).toHaveText('You have reached the limit of 10 team members.');
   await shot(page, 'teams-members-light-desktop');
   await expectNoSeriousA11yViolations(page, 'teams-members-light-desktop');
   // The theme is applied as the page loads.
@@ -188,4 +195,51 @@ test('the invitation page: signed out it offers sign-in and sign-up with the add
   await signUpAndOpen(page, '/team-folder-invitation/inv-1');
   await expect(page.getByTestId('wrong-account')).toContainText('This invitation is for invited@example.test, but you are signed in as');
   await expect(page.getByRole('button', { name: 'Accept' })).toHaveCount(0);
+});
+
+test('a team invitation in the notification centre: Accept clears its buttons and says so; a folder converts, unless team folders are off', async ({ page }) => {
+  test.setTimeout(60_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const calls = await mockTeams(page, 'can_edit');
+  const email = await signUpAndOpen(page);
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(`${process.env.E2E_DATA_DIR}/database.sqlite`);
+  const userId = (db.prepare('select id from users where email = ?').get(email) as { id: string }).id;
+  const insert = db.prepare('insert into notifications (id, user_id, category, title, description, action, read_at, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)');
+  const action = (id: string) => JSON.stringify({ type: 'invitation', params: { id, route: 'team-folder-invitation', button: 'accept' } });
+  insert.run(crypto.randomUUID(), userId, 'team-invitation', 'Team invitation', 'Grace Hopper invites you to Design team.', action('inv-a'), null, new Date().toISOString());
+  insert.run(crypto.randomUUID(), userId, 'team-invitation', 'Team invitation', 'Ada invites you to Budget.', action('inv-b'), null, new Date().toISOString());
+  await page.reload();
+  await page.getByRole('region', { name: 'Account' }).getByRole('button', { name: 'Notifications (2 Unread)' }).click();
+  const panel = page.getByRole('dialog');
+  await expect(panel.getByRole('button', { name: 'Accept' })).toHaveCount(2);
+  await shot(page, 'teams-notification-invitation');
+  await expectNoSeriousA11yViolations(page, 'teams-notification-invitation');
+  await panel.getByRole('listitem').filter({ hasText: 'Design team' }).getByRole('button', { name: 'Accept' }).click();
+  await expect(page.getByText('You accepted the invitation').first()).toBeVisible();
+  await panel.getByRole('listitem').filter({ hasText: 'Budget' }).getByRole('button', { name: 'Decline' }).click();
+  await expect(page.getByText('You declined the invitation.').first()).toBeVisible();
+  await expect(panel.getByRole('button', { name: 'Accept' })).toHaveCount(0);
+  expect(calls).toEqual(expect.arrayContaining(['PUT /api/teams/invitations/inv-a', 'DELETE /api/teams/invitations/inv-b']));
+  await page.keyboard.press('Escape');
+
+  const made = await page.request.post('/api/create-folder', { data: { name: 'Budget', parent_id: null }, headers: { Origin: process.env.E2E_BASE_URL!, 'X-Requested-With': 'XMLHttpRequest' } });
+  expect(made.status()).toBe(201);
+  await page.reload();
+  await page.getByRole('option', { name: 'Budget', exact: true }).click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Convert to team folder' }).click();
+  const convert = page.getByRole('dialog', { name: 'Make “Budget” a team folder' });
+  await convert.getByRole('textbox', { name: 'Member’s email' }).fill('marie@example.test');
+  await convert.getByRole('button', { name: 'Invite' }).click();
+  await convert.getByRole('button', { name: 'Convert to team folder' }).click();
+  await expect(page.getByText('The folder is now a team folder').first()).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/platform/team-folders/${TEAM_FOLDER}$`));
+  expect(calls.some((c) => /^POST \/api\/teams\/folders\/[0-9a-f-]{36}\/convert$/.test(c))).toBe(true);
+
+  db.prepare('update users set restrictions = ? where id = ?').run(JSON.stringify({ canCreateTeamFolder: false }), userId);
+  db.close();
+  await page.goto('/platform/files');
+  await page.getByRole('option', { name: 'Budget', exact: true }).click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Convert to team folder' }).click();
+  await expect(page.getByRole('dialog', { name: 'Not available right now' })).toContainText('Creating team folders is temporarily disabled');
 });

@@ -161,7 +161,9 @@ function NotificationRow({ notification, highlighted, onFollow, onAnswered }: { 
   return (
     <li className={`rounded-control px-3 py-2 text-sm ${highlighted ? 'bg-brand-soft' : 'bg-surface-2 transition-colors duration-700'}`}>
       <p className="font-semibold break-words">{title}</p>
-      <p className="break-words text-muted">{description}</p>
+      <p id={`notification-${notification.id}-text`} className="break-words text-muted">
+        {description}
+      </p>
       <div className="mt-1 flex items-center justify-between gap-2">
         <time className="text-xs text-muted" dateTime={created_at}>
           {formatDateTime(created_at)}
@@ -172,13 +174,13 @@ function NotificationRow({ notification, highlighted, onFollow, onAnswered }: { 
           </a>
         )}
       </div>
-      {invitation && <InvitationAnswer id={invitation} onAnswered={() => onAnswered(notification.id)} />}
+      {invitation && <InvitationAnswer id={invitation} describedBy={`notification-${notification.id}-text`} onAnswered={() => onAnswered(notification.id)} />}
     </li>
   );
 }
 
 /** Accept or decline a team invitation (SPEC §7: PUT or DELETE /api/teams/invitations/{id}, then a toast). */
-function InvitationAnswer({ id, onAnswered }: { id: string; onAnswered: () => void }) {
+function InvitationAnswer({ id, describedBy, onAnswered }: { id: string; describedBy: string; onAnswered: () => void }) {
   const t = useT();
   const [busy, setBusy] = useState(false);
   const answer = async (accept: boolean) => {
@@ -197,10 +199,10 @@ function InvitationAnswer({ id, onAnswered }: { id: string; onAnswered: () => vo
   };
   return (
     <div className="mt-2 flex gap-2">
-      <button type="button" className="btn-primary px-3 py-1.5 text-xs" disabled={busy} onClick={() => void answer(true)}>
+      <button type="button" className="btn-primary px-3 py-1.5 text-xs" aria-describedby={describedBy} disabled={busy} onClick={() => void answer(true)}>
         {t('teams.accept')}
       </button>
-      <button type="button" className="btn-secondary px-3 py-1.5 text-xs" disabled={busy} onClick={() => void answer(false)}>
+      <button type="button" className="btn-secondary px-3 py-1.5 text-xs" aria-describedby={describedBy} disabled={busy} onClick={() => void answer(false)}>
         {t('teams.decline')}
       </button>
     </div>
