@@ -8,6 +8,7 @@ import { scheduleTrashPurge } from './server/files/purge.ts';
 import { scheduleUploadSweep } from './server/uploads/tus.ts';
 import { scheduleRemoteUploadRecovery } from './server/uploads/remote.ts';
 import { startThumbnailWorker } from './server/previews/thumbnails.ts';
+import { startTeamSignUps } from './server/teams/invitations.ts';
 import { recoverUploads } from './server/uploads/recover.ts';
 import { scheduleBlobReconciler } from './server/blobs/reconcile.ts';
 import { scheduleUserDeletions } from './server/admin/users/deletion.ts';
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
   const stopSweep = scheduleUploadSweep(ctx);
   const stopRecovery = scheduleRemoteUploadRecovery(ctx);
   const stopThumbnails = startThumbnailWorker(ctx);
+  const stopTeamSignUps = startTeamSignUps(ctx);
   const stopReconciler = scheduleBlobReconciler(ctx);
   const stopDeletions = scheduleUserDeletions(ctx);
 
@@ -56,6 +58,7 @@ async function main(): Promise<void> {
       await stopSweep();
       await stopRecovery();
       await stopThumbnails();
+      stopTeamSignUps();
       await stopReconciler();
       await stopDeletions();
       await ctx.db.destroy();

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import parseRange from 'range-parser';
 import { requireDownloadableFile } from '../files/access.ts';
+import { actorFor } from '../teams/actor.ts';
 import type { User } from '../auth/sessions.ts';
 import { dataRoute, type DataRequest } from '../http/data-route.ts';
 import { notFound } from '../http/errors.ts';
@@ -29,7 +30,7 @@ export const serveFile = dataRoute({ methods: ['GET', 'HEAD'], principal: reader
 async function sendFile({ ctx, req, res, pathname, principal: actor }: DataRequest<User>): Promise<void> {
   const id = FILE_PATH.exec(pathname)?.[1];
   if (!id) throw notFound('The item was not found.');
-  const item = await requireDownloadableFile(ctx, actor, id);
+  const item = await requireDownloadableFile(ctx, await actorFor(ctx, actor, [id]), id);
   const blobKey = item.blob_key!;
   const stat = await ctx.blobs.stat(blobKey);
   if (!stat) {

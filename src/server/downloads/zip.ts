@@ -6,6 +6,7 @@ import type { ItemType } from '../../../db/schema.ts';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { requireCanDownload, requireOwnedItems } from '../files/access.ts';
+import { actorFor } from '../teams/actor.ts';
 import { nameKey, nextFreeName } from '../files/names.ts';
 import type { ItemRow } from '../files/queries.ts';
 import { dataRoute, type DataRequest } from '../http/data-route.ts';
@@ -115,8 +116,9 @@ export async function zipName(ctx: AppContext, roots: Pick<ItemRow, 'name' | 'ty
 // `/api/zip/{share token}`: a share link's holder zips items inside the share.
 export const serveZip = dataRoute({ methods: ['GET', 'HEAD'], principal: readerOf(SHARED_ZIP, 1), handle: sendZip });
 
-async function sendZip({ ctx, req, res, principal: user }: DataRequest<User>): Promise<void> {
+async function sendZip({ ctx, req, res, principal }: DataRequest<User>): Promise<void> {
   const selection = parseZipItems(new URL(req.url ?? '/', 'http://localhost').searchParams.get('items'));
+  const user = await actorFor(ctx, principal, selection.map((s) => s.id));
   // One set-based check for the whole selection (parseZipItems already dropped duplicates).
   const roots = await requireOwnedItems(ctx, user, selection.map(({ id, type }) => ({ id, type, field: 'items' })));
   requireCanDownload(user);

@@ -25,7 +25,12 @@ export type VisibleRow = ItemRow & { changeable: number | string };
  * item or a folder above it (below the root) is among the ids `changeableIds` selects, or when no
  * such restriction is given. Ids not answered are missing, someone else's or outside the scope.
  */
-export async function visibleItems(db: Db, ownerId: string, ids: string[], scope?: { rootId: string; changeableIds?: Expression<unknown> | undefined }): Promise<VisibleRow[]> {
+export async function visibleItems(
+  db: Db,
+  ownerId: string,
+  ids: string[],
+  scope?: { rootId: string; changeableIds?: Expression<unknown> | undefined; member?: { userId: string; teamId: string } | undefined },
+): Promise<VisibleRow[]> {
   if (!ids.length) return [];
   if (!scope) {
     const { rows } = await sql<VisibleRow>`select items.*, 1 as changeable from items
@@ -36,14 +41,52 @@ export async function visibleItems(db: Db, ownerId: string, ids: string[], scope
   const changeable = scope.changeableIds
     ? sql`case when exists (select 1 from up c where c.start = items.id and c.id <> ${root} and c.id in (${scope.changeableIds})) then 1 else 0 end`
     : sql`1`;
+  // A member's scope holds only while the membership does (and the team still has that folder).
+  const member = scope.member
+    ? sql`and exists (select 1 from team_members m join teams t on t.id = m.team_id
+        where m.team_id = ${scope.member.teamId} and m.user_id = ${scope.member.userId} and t.folder_id = ${root} and t.owner_id = ${ownerId})`
+    : sql``;
   const { rows } = await sql<VisibleRow>`
     with recursive up(start, id, parent_id) as (
       select i.id, i.id, i.parent_id from items i
-        where ${idIn(db, sql.ref('i.id'), ids)} and i.owner_id = ${ownerId} and i.deleted_at is null
+        where ${idIn(db, sql.ref('i.id'), ids)} and i.owner_id = ${ownerId} and i.deleted_at is null ${member}
       union all
       select up.start, p.id, p.parent_id from up join items p on p.id = up.parent_id where up.id <> ${root}
     )
     select items.*, ${changeable} as changeable from items
       where items.id in (select up.start from up where up.id = ${root})`.execute(db);
+  return rows;
+}
+
+/** A team folder above (or at) an asked item that `userId` is a member of. */
+export interface TeamRootRow {
+  start: string;
+  team_id: string;
+  folder_id: string;
+  owner_id: string;
+  permission: 'can_edit' | 'can_view';
+}
+
+/**
+ * For each of `ids` that is not `userId`'s own, the team folder at or above it whose member
+ * `userId` is, with the permission: one walk up from all the ids. Own ids answer with
+ * `owner_id = userId` and no team (team_id null) so the caller sees them too.
+ */
+export async function teamRootsOf(db: Db, userId: string, ids: string[]): Promise<(Omit<TeamRootRow, 'team_id' | 'folder_id' | 'permission'> & Partial<TeamRootRow>)[]> {
+  if (!ids.length) return [];
+  const { rows } = await sql<TeamRootRow>`
+    with recursive up(start, id, parent_id, owner_id) as (
+      select i.id, i.id, i.parent_id, i.owner_id from items i
+        where ${idIn(db, sql.ref('i.id'), ids)} and i.deleted_at is null
+      union all
+      select up.start, p.id, p.parent_id, up.owner_id from up join items p on p.id = up.parent_id
+        where up.owner_id <> ${userId}
+    )
+    select up.start, t.id as team_id, t.folder_id, up.owner_id, m.permission from up
+      join teams t on t.folder_id = up.id and t.owner_id = up.owner_id
+      join team_members m on m.team_id = t.id and m.user_id = ${userId}
+    union all
+    select i.id as start, null, null, i.owner_id, null from items i
+      where ${idIn(db, sql.ref('i.id'), ids)} and i.owner_id = ${userId}`.execute(db);
   return rows;
 }

@@ -1,5 +1,5 @@
 import type { Expression } from 'kysely';
-import type { ItemType } from '../../../db/schema.ts';
+import type { ItemType, TeamPermission } from '../../../db/schema.ts';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, forbidden, notFound, validationError } from '../http/errors.ts';
@@ -20,6 +20,19 @@ export interface AccessScope {
    * made). Part of the access check's one statement.
    */
   changeableIds?: Expression<unknown>;
+  /**
+   * A team member acting in a team folder (`rootId`): `can_view` only reads, `can_edit` also
+   * changes what lies below the root. The membership is checked again in the access statement
+   * itself, so a member removed (or a team dissolved) meanwhile sees nothing.
+   */
+  member?: TeamMember;
+}
+
+/** Who acts as a team member: the signed-in user, in which team, with which permission. */
+export interface TeamMember {
+  userId: string;
+  teamId: string;
+  permission: TeamPermission;
 }
 
 /** Who acts: a signed-in user, or the owner as seen through a token's scope. */
@@ -57,10 +70,11 @@ export interface Grant {
  */
 export async function accessTo(db: Db, principal: Principal, ids: string[]): Promise<Map<string, Grant>> {
   const scope = scopeOf(principal);
-  const rows = await visibleItems(db, principal.id, [...new Set(ids)], scope && { rootId: scope.rootId, changeableIds: scope.changeableIds });
+  const rows = await visibleItems(db, principal.id, [...new Set(ids)], scope && { rootId: scope.rootId, changeableIds: scope.changeableIds, member: scope.member });
   const grants = new Map<string, Grant>();
+  const readOnly = scope?.member?.permission === 'can_view';
   for (const { changeable, ...item } of rows) {
-    const change = !scope || (item.id !== scope.rootId && Number(changeable) === 1);
+    const change = !scope || (item.id !== scope.rootId && Number(changeable) === 1 && !readOnly);
     grants.set(item.id, { item, may: { read: true, write: change, delete: change, share: !scope } });
   }
   return grants;
@@ -129,11 +143,24 @@ export async function requireOwnedItems(ctx: AppContext, user: Principal, checks
     const field = check.field ?? 'id';
     if (check.type && item.type !== check.type) throw validationError({ [field]: [`The item is a ${item.type}, not a ${check.type}.`] });
     if (req.folder && item.type !== 'folder') throw validationError({ [field]: ['The item must be a folder.'] });
-    if (req.change && !grant.may.write) {
-      throw forbidden(item.id === scope?.rootId ? 'The shared folder itself cannot be changed.' : 'You can only change what you uploaded.');
-    }
+    if (req.change && !grant.may.write) throw cannotChange(scope, item.id);
     return item;
   });
+}
+
+function cannotChange(scope: AccessScope | undefined, id: string): AppError {
+  if (scope?.member?.permission === 'can_view') return new AppError(403, 'You can only view this team folder.', { code: 'team_read_only' });
+  if (scope?.member) return forbidden('The team folder itself cannot be changed.');
+  return forbidden(id === scope?.rootId ? 'The shared folder itself cannot be changed.' : 'You can only change what you uploaded.');
+}
+
+/**
+ * What puts a new item into a folder (create a folder, upload) asks on top of `requireTargetFolder`:
+ * a read-only team member may not.
+ */
+export function requireWritableScope(user: Principal): void {
+  const scope = scopeOf(user);
+  if (scope?.member?.permission === 'can_view') throw cannotChange(scope, scope.rootId);
 }
 
 /** A folder to put items in: null is the user's home; otherwise an owned folder outside the trash. */

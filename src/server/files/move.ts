@@ -1,7 +1,9 @@
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { notFound, validationError } from '../http/errors.ts';
-import { requireTargetFolder } from './access.ts';
+import { actorFor } from '../teams/actor.ts';
+import { accessTo, requireTargetFolder } from './access.ts';
+import { AppError } from '../http/errors.ts';
 import { freeNames } from './free-names.ts';
 import { nameKey } from './names.ts';
 import * as q from './queries.ts';
@@ -14,7 +16,12 @@ import { lockTree, reloadAll, requireAll, type ItemRef } from './trash.ts';
  * A fixed number of statements for the whole selection: one check of all ids, one walk up from
  * the target, the clashes of all names at once, one UPDATE per chunk.
  */
-export async function moveItems(ctx: AppContext, user: User, toId: string | null, refs: ItemRef[]): Promise<ItemWithCount[]> {
+export async function moveItems(ctx: AppContext, signedIn: User, toId: string | null, refs: ItemRef[]): Promise<ItemWithCount[]> {
+  // A team member moves only inside the team folder: a target outside it is refused, not looked for.
+  const user = await actorFor(ctx, signedIn, refs.map((r) => r.id));
+  if (user.scope?.member && (toId === null || !(await accessTo(ctx.db, user, [toId])).has(toId))) {
+    throw new AppError(403, 'Items cannot be moved out of the team folder.', { code: 'team_move_out' });
+  }
   const target = await requireTargetFolder(ctx, user, toId, 'to_id');
   const items = await requireAll(ctx, user, refs, false);
   const targetId = target?.id ?? null;

@@ -4,7 +4,8 @@ import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, notFound, validationError } from '../http/errors.ts';
 import { restrictionsFor } from '../users/restrictions.ts';
-import { liveFolder, requireOwnedItem, requireOwnedItems, requireTargetFolder, requireUnscoped, scopeOf } from './access.ts';
+import { actorFor } from '../teams/actor.ts';
+import { liveFolder, requireOwnedItem, requireOwnedItems, requireTargetFolder, requireUnscoped, requireWritableScope, scopeOf } from './access.ts';
 import { originalLocations, type OriginalLocation } from './locations.ts';
 import { candidateName, checkName, nameKey } from './names.ts';
 import { parseEmoji } from './presenter.ts';
@@ -65,7 +66,9 @@ function reload(ctx: AppContext, id: string): Promise<ItemWithCount> {
 
 // --- create -------------------------------------------------------------------------------
 
-export async function createFolder(ctx: AppContext, user: User, input: { name: string; emoji?: string | null | undefined; parent_id: string | null }): Promise<ItemWithCount> {
+export async function createFolder(ctx: AppContext, signedIn: User, input: { name: string; emoji?: string | null | undefined; parent_id: string | null }): Promise<ItemWithCount> {
+  const user = await actorFor(ctx, signedIn, [input.parent_id]);
+  requireWritableScope(user);
   if (!restrictionsFor(user).canCreateFolder) {
     throw new AppError(423, 'Creating folders is temporarily disabled on your account.', { code: 'create_folder_temporarily_disabled' });
   }
@@ -140,10 +143,11 @@ export async function createFileItem(
 
 export async function renameItem(
   ctx: AppContext,
-  user: User,
+  signedIn: User,
   id: string,
   input: { name?: string | undefined; emoji?: string | null | undefined; color?: string | null | undefined; type?: ItemType | undefined },
 ): Promise<ItemWithCount> {
+  const user = await actorFor(ctx, signedIn, [id]);
   const item = await requireOwnedItem(ctx, user, id, { type: input.type, field: 'type', change: true });
   const patch: Partial<ItemRow> = { updated_at: now(ctx) };
   if (input.name !== undefined) {
@@ -197,7 +201,8 @@ async function paged(load: (options: ListOptions) => Promise<ItemWithCount[]>, o
   return { items, next: rows.length > limit ? q.cursorOf(items[items.length - 1]!, sort.field) : null };
 }
 
-export async function browseFolder(ctx: AppContext, user: User, id: string | null, options: ListOptions): Promise<Page & { root: ItemWithCount | null }> {
+export async function browseFolder(ctx: AppContext, signedIn: User, id: string | null, options: ListOptions): Promise<Page & { root: ItemWithCount | null }> {
+  const user = await actorFor(ctx, signedIn, [id]);
   const scope = scopeOf(user);
   const folder = id === null && !scope ? null : await requireOwnedItem(ctx, user, id ?? scope!.rootId, { folder: true });
   const page = await paged((o) => q.listChildren(ctx.db, user.id, folder?.id ?? null, o), options);

@@ -3,6 +3,7 @@ import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { validationError } from '../http/errors.ts';
 import { thumbnailBlobKeys } from '../previews/sizes.ts';
+import { actorFor } from '../teams/actor.ts';
 import { requireOwnedItems, requireUnscoped, scopeOf } from './access.ts';
 import { freeNames } from './free-names.ts';
 import { nameKey } from './names.ts';
@@ -69,7 +70,8 @@ async function deleteTrees(tx: Db, rootIds: string[]): Promise<string[]> {
 }
 
 /** Trashes items (with their subtrees), or with force_delete removes them and their blobs for good. */
-export async function removeItems(ctx: AppContext, user: User, refs: (ItemRef & { force_delete: boolean })[]): Promise<void> {
+export async function removeItems(ctx: AppContext, signedIn: User, refs: (ItemRef & { force_delete: boolean })[]): Promise<void> {
+  const user = await actorFor(ctx, signedIn, refs.map((r) => r.id));
   const items = await requireAll(ctx, user, refs, 'any');
   // A token holder only ever trashes: the owner decides what leaves for good.
   const force = new Map(refs.map((r) => [r.id, r.force_delete && !scopeOf(user)]));

@@ -1,6 +1,7 @@
 import { etagListMatches, etagOf } from '../downloads/headers.ts';
 import { streamTo } from '../downloads/stream.ts';
 import { requireOwnedItem } from '../files/access.ts';
+import { actorFor } from '../teams/actor.ts';
 import type { User } from '../auth/sessions.ts';
 import { readerOf } from '../downloads/reader.ts';
 import { dataRoute, type DataRequest } from '../http/data-route.ts';
@@ -24,7 +25,7 @@ async function sendThumbnail({ ctx, req, res, pathname, principal: actor }: Data
   const match = THUMBNAIL_PATH.exec(pathname);
   if (!match) throw notFound();
   const [, id, size] = match as unknown as [string, string, ThumbnailSize];
-  const item = await requireOwnedItem(ctx, actor, id, { trashed: 'any' });
+  const item = await requireOwnedItem(ctx, await actorFor(ctx, actor, [id]), id, { trashed: 'any' });
   if (!item.thumbnail_key || !(size in THUMBNAIL_SIZES)) throw notFound('This item has no thumbnail.');
   const key = thumbnailBlobKey(item.thumbnail_key, size);
   const stat = await ctx.blobs.stat(key);

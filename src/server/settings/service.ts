@@ -16,6 +16,10 @@ export const SETTING_DEFAULTS = {
   /** Days an item stays in the trash before the purge job removes it for good; 0 keeps it forever. */
   trash_retention_days: 30,
   upload_limit_bytes: 0,
+  /** Distinct member and invited addresses one owner may have across their team folders (SPEC §5; not for subscription types metered or none). */
+  max_team_members: 10,
+  /** Days a team folder invitation stays open. */
+  team_invitation_expiry_days: 14,
   chunk_size_bytes: 8 * 1024 ** 2,
   /** Unfinished tus uploads one owner may hold at once (their own, their share links' and upload requests'); 0 = no cap. */
   max_open_uploads: 20,

@@ -3,7 +3,8 @@ import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
-import { requireTargetFolder } from '../files/access.ts';
+import { requireTargetFolder, requireWritableScope } from '../files/access.ts';
+import { actorFor } from '../teams/actor.ts';
 import { presentItem } from '../files/presenter.ts';
 import type { ItemWithCount } from '../files/queries.ts';
 import { dataUser, sendJson } from '../http/data-auth.ts';
@@ -69,9 +70,16 @@ export function plainUploadRoute(open: (ctx: AppContext, req: IncomingMessage, p
   });
 }
 
+/**
+ * The signed-in user's upload; into a team folder they are a member of when the query string
+ * names a `parent_id` inside it (the upload then counts against the team folder owner's storage).
+ */
 export const handlePlainUpload = plainUploadRoute(async (ctx, req) => {
   const { user } = await dataUser(ctx, req);
-  return { actor: user, binding: user.id, answer: presentItem };
+  const parentId = new URL(req.url ?? '/', 'http://x').searchParams.get('parent_id');
+  const actor = await actorFor(ctx, user, [parentId]);
+  requireWritableScope(actor);
+  return { actor, binding: user.id, answer: presentItem };
 });
 
 function header(req: IncomingMessage, name: string): string | undefined {

@@ -5,7 +5,8 @@ import { FileStore } from '@tus/file-store';
 import { Server, Upload } from '@tus/server';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
-import { requireTargetFolder } from '../files/access.ts';
+import { requireTargetFolder, requireWritableScope } from '../files/access.ts';
+import { actorFor } from '../teams/actor.ts';
 import { presentItem } from '../files/presenter.ts';
 import { findItemWithCount, type ItemWithCount } from '../files/queries.ts';
 import { dataUser } from '../http/data-auth.ts';
@@ -135,10 +136,13 @@ function uploadsFor(ctx: AppContext): TusUploads {
   const bindings = new WeakMap<IncomingMessage, string>();
 
   const onUploadCreate = async (req: unknown, upload: Upload) => {
-    const user = users.get(nodeRequest(req)!);
-    if (!user) throw tusError(new AppError(401, 'Unauthenticated.', { code: 'unauthenticated' }));
+    const signedIn = users.get(nodeRequest(req)!);
+    if (!signedIn) throw tusError(new AppError(401, 'Unauthenticated.', { code: 'unauthenticated' }));
     try {
       const meta = upload.metadata ?? {};
+      // Into a team folder the user is a member of: as its owner, scoped to it (teams/actor.ts).
+      const user = await actorFor(ctx, signedIn, [meta.parent_id]);
+      requireWritableScope(user);
       const name = uploadName(meta.filename ?? meta.name);
       const folders = relativeFolders(meta.path);
       const parent = await requireTargetFolder(ctx, user, meta.parent_id ? meta.parent_id : null, 'parent_id');

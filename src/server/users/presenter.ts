@@ -1,6 +1,7 @@
 import type { User } from '../auth/sessions.ts';
 import type { ItemData } from '../files/presenter.ts';
 import type { NotificationData } from '../notifications/service.ts';
+import type { TeamMemberLimit } from '../teams/limits.ts';
 import { restrictionsFor } from './restrictions.ts';
 
 export const AVATAR_SIZES = { xs: 64, sm: 128, md: 256 } as const;
@@ -17,7 +18,12 @@ export function avatarUrls(user: Pick<User, 'id' | 'avatar_key'>): Record<Avatar
  * (`userResource` loads both). Features that arrive with later issues (billing) are present as empty
  * lists, never invented data.
  */
-export function presentUser(user: User, favourites: ItemData[] = [], notifications: { unread: NotificationData[]; read: NotificationData[] } = { unread: [], read: [] }) {
+export function presentUser(
+  user: User,
+  favourites: ItemData[] = [],
+  notifications: { unread: NotificationData[]; read: NotificationData[] } = { unread: [], read: [] },
+  maxTeamMembers: TeamMemberLimit = { total: null, use: 0, meta: { allowed_emails: [] } },
+) {
   return {
     data: {
       id: user.id,
@@ -34,7 +40,7 @@ export function presentUser(user: User, favourites: ItemData[] = [], notificatio
       },
       meta: {
         restrictions: restrictionsFor(user),
-        limitations: { max_team_members: { total: null, use: 0, meta: { allowed_emails: [] as string[] } } },
+        limitations: { max_team_members: maxTeamMembers },
         usages: { costEstimate: null },
       },
       relationships: {

@@ -41,6 +41,8 @@ const FIELDS = {
   /** Checked against the available languages (built-in and added) when saved. */
   locale: z.string({ error: 'The default language must be a language code.' }).trim().min(1, 'The default language must be a language code.').max(35, 'The default language must be a language code.'),
   cookie_notice: flag('cookie notice switch'),
+  max_team_members: wholeNumber('team member limit', 1, 100_000),
+  team_invitation_expiry_days: wholeNumber('invitation expiry', 1, 365, ' days'),
 };
 
 function present(s: Settings, languages: Language[]) {
@@ -58,6 +60,8 @@ function present(s: Settings, languages: Language[]) {
         email_verification_required: s.email_verification_required,
         locale: s.locale,
         cookie_notice: s.cookie_notice,
+        max_team_members: s.max_team_members,
+        team_invitation_expiry_days: s.team_invitation_expiry_days,
       },
     },
     meta: { locales: languages.map((l) => ({ code: l.code, name: l.name })), chunk_min_bytes: CHUNK_MIN_BYTES, chunk_max_bytes: CHUNK_MAX_BYTES },

@@ -1,0 +1,13 @@
+import { listOptions } from '../../../../../server/files/schemas.ts';
+import { route } from '../../../../../server/http/endpoint.ts';
+import { validate } from '../../../../../server/http/validate.ts';
+import { presentTeamPage } from '../../../../../server/teams/endpoints.ts';
+import { browseOwnTeam, dissolveTeam } from '../../../../../server/teams/service.ts';
+
+/** A folder at or below a team folder I own, with the team (GET); dissolving the team (DELETE, the team folder's id). */
+export const ALL = route({
+  GET: async ({ ctx, user, params, query }) => presentTeamPage(await browseOwnTeam(ctx, user, params.id ?? '', listOptions(query, validate))),
+  DELETE: async ({ ctx, user, params }) => {
+    await dissolveTeam(ctx, user, params.id ?? '');
+  },
+});
