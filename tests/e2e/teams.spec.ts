@@ -146,3 +146,28 @@ test('an invitee without an account signs up from the invitation page and lands 
   await expect(guest.getByText('Field notes').first()).toBeVisible();
   await context.close();
 });
+
+test('an invitee with an account signs in from the invitation page and is taken into the team', async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext();
+  const guest = await context.newPage();
+  await guest.setViewportSize({ width: 390, height: 844 });
+  const invitee = await signUpAndOpen(guest, '/platform/files', 'Lise Meitner');
+  await context.clearCookies();
+
+  await signUpAndOpen(page, '/platform/team-folders');
+  const team = await apiTeam(page, 'Lab book', [{ email: invitee, permission: 'can_view' }]);
+  await guest.goto(`/team-folder-invitation/${team.invitations[0]!.id}`);
+  await expect(guest.getByRole('heading', { name: 'Join the team folder “Lab book”' })).toBeVisible();
+  await guest.getByRole('link', { name: 'I have an account: sign in' }).click();
+  await expect(guest.getByLabel('Email')).toHaveValue(invitee);
+  await guest.getByLabel('Password').fill(PASSWORD);
+  await guest.getByRole('button', { name: 'Sign in' }).click();
+  await expect(guest).toHaveURL(new RegExp(`/platform/shared-with-me/${team.id}$`));
+  await expect(guest.getByRole('heading', { name: 'Lab book' })).toBeVisible();
+  await expect(guest.getByTestId('my-permission')).toHaveText('Can view');
+  await expect(guest.getByRole('button', { name: 'Upload' })).toHaveCount(0);
+  await shot(guest, 'teams-member-view-light-phone');
+  await expectNoSeriousA11yViolations(guest, 'teams-member-view-light-phone');
+  await context.close();
+});
