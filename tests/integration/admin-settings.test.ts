@@ -327,6 +327,8 @@ describe('others', () => {
       email_verification_required: true,
       locale: 'de',
       cookie_notice: false,
+      max_team_members: 25,
+      team_invitation_expiry_days: 7,
     };
     const res = await put('others', values);
     expect(res.status).toBe(200);
@@ -371,6 +373,10 @@ describe('others', () => {
       [{ cookie_notice: null }, 'cookie_notice'],
       [{ locale: 'fr' }, 'locale'],
       [{ max_open_uploads: 5 }, 'max_open_uploads'],
+      [{ max_team_members: 0 }, 'max_team_members'],
+      [{ max_team_members: '10' }, 'max_team_members'],
+      [{ team_invitation_expiry_days: 0 }, 'team_invitation_expiry_days'],
+      [{ team_invitation_expiry_days: 366 }, 'team_invitation_expiry_days'],
     ]);
   });
 });

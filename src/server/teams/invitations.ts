@@ -33,7 +33,9 @@ const invitationNotFound = () => notFound('The invitation was not found.');
 
 /**
  * Refuses (422 on `invitations.{n}.email`, or `email` for one) an address that is the owner's own,
- * a member's, already invited and pending in this team, or given twice; then the member limit.
+ * a member's, already invited and pending in this team, or given twice; then the member limit;
+ * last, takes the outgoing-mail budget for every address (a mail or a notification: either reaches
+ * someone else), so nothing may refuse the invitations after it. Call it before saving anything.
  */
 export async function checkInvitations(ctx: AppContext, owner: User, team: q.TeamRow | null, list: NewInvitation[], single = false): Promise<void> {
   const field = (n: number) => (single ? 'email' : `invitations.${n}.email`);
@@ -49,6 +51,7 @@ export async function checkInvitations(ctx: AppContext, owner: User, team: q.Tea
     seen.add(email);
   }
   await requireRoomFor(ctx, owner, [...seen]);
+  if (seen.size) await takeUserMail(ctx, owner, [...seen], single ? 'email' : 'invitations');
 }
 
 /** Stores the invitations and tells each address (notification or mail). Check them first (`checkInvitations`). */
@@ -56,9 +59,6 @@ export async function inviteAll(ctx: AppContext, owner: User, team: q.TeamRow, l
   if (!list.length) return [];
   const accounts = new Map<string, User | undefined>();
   for (const { email } of list) accounts.set(email, await findUserByEmail(ctx, email));
-  const mailed = list.filter((i) => !accounts.get(i.email)).map((i) => i.email);
-  // The mail budget is taken before anything is saved: a refusal changes nothing.
-  const ticket = mailed.length ? await takeUserMail(ctx, owner, mailed, 'email') : null;
   const settings = await getSettings(ctx);
   const at = ctx.clock.now();
   const expires = new Date(at.getTime() + settings.team_invitation_expiry_days * 86_400_000).toISOString();
@@ -79,6 +79,7 @@ export async function inviteAll(ctx: AppContext, owner: User, team: q.TeamRow, l
   const folder = await findItem(ctx.db, team.folder_id);
   const folderName = folder?.name ?? '';
   const sender = displayName(owner.name);
+  // The budget was taken for every address (checkInvitations): a notification to an account, else a mail with the link.
   for (const row of rows) {
     const account = accounts.get(row.email);
     if (account) {
@@ -89,26 +90,23 @@ export async function inviteAll(ctx: AppContext, owner: User, team: q.TeamRow, l
         description: `${sender} invited you to the team folder "${folderName}".`,
         action: { type: 'invitation', params: { id: row.id, route: 'team-folder-invitation', button: 'accept' } },
       });
+      continue;
     }
-  }
-  if (ticket) {
-    for (const row of rows.filter((r) => !accounts.get(r.email))) {
-      const link = `${ctx.config.appUrl.origin}/team-folder-invitation/${row.id}`;
-      // One ticket was taken for all addresses; each gets its own link, so send one by one.
-      await ctx.mailer
-        .send({
-          to: row.email,
-          subject: `${sender} invited you to a team folder`,
-          text: `${sender} invited you to the team folder "${folderName}".\n\nJoin it here: ${link}\n`,
-          html: `${htmlParagraphs(`${sender} invited you to the team folder "${folderName}".`)}\n<p><a href="${escapeHtml(link)}">Join the team folder</a></p>`,
-        })
-        .catch((error: unknown) => ctx.logger.error({ err: error, to: row.email }, 'team invitation mail failed'));
-    }
+    const link = `${ctx.config.appUrl.origin}/team-folder-invitation/${row.id}`;
+    await ctx.mailer
+      .send({
+        to: row.email,
+        subject: `${sender} invited you to a team folder`,
+        text: `${sender} invited you to the team folder "${folderName}".\n\nJoin it here: ${link}\n`,
+        html: `${htmlParagraphs(`${sender} invited you to the team folder "${folderName}".`)}\n<p><a href="${escapeHtml(link)}">Join the team folder</a></p>`,
+      })
+      .catch((error: unknown) => ctx.logger.error({ err: error, to: row.email }, 'team invitation mail failed'));
   }
   return rows;
 }
 
-async function requireOwnTeam(ctx: AppContext, user: User, folderId: string): Promise<q.TeamRow> {
+/** The team whose folder is `folderId`, when `user` owns it; else 404 (a member, a stranger, no team alike). */
+export async function requireOwnTeam(ctx: AppContext, user: User, folderId: string): Promise<q.TeamRow> {
   requireUnscoped(user);
   const team = UUID.test(folderId) ? await q.findTeamByFolder(ctx.db, folderId) : undefined;
   if (!team || team.owner_id !== user.id) throw notFound('The team folder was not found.');

@@ -1,6 +1,7 @@
-import type { Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
 import type { TeamInvitationsTable, TeamMembersTable, TeamPermission, TeamsTable } from '../../../db/schema.ts';
-import type { Db } from '../files/queries.ts';
+import type { Db, ItemRow } from '../files/queries.ts';
+import type { PageRequest } from '../http/keyset.ts';
 
 /** The team tables' SQL (Kysely only here). */
 
@@ -71,16 +72,53 @@ export async function deleteMember(db: Db, teamId: string, userId: string): Prom
   return Number(result.numDeletedRows) > 0;
 }
 
-/** The teams the user is a member of, with the permission, newest membership first. */
-export function membershipsOf(db: Db, userId: string) {
+/** Team folders come by name (items.name_key, items.id): the rows after a keyset cursor's key. */
+function afterKey(page: PageRequest): RawBuilder<SqlBool> {
+  const [key, id] = (page.after ?? ['', '']) as [string, string];
+  return page.after ? sql<SqlBool>`(items.name_key > ${key} or (items.name_key = ${key} and items.id > ${id}))` : sql<SqlBool>`1 = 1`;
+}
+
+/** The owner's live team folders, a page of them by name, each with its team id. */
+export function ownTeamFolders(db: Db, ownerId: string, page: PageRequest): Promise<(ItemRow & { team_id: string })[]> {
+  return db
+    .selectFrom('teams as t')
+    .innerJoin('items', 'items.id', 't.folder_id')
+    .selectAll('items')
+    .select('t.id as team_id')
+    .where('t.owner_id', '=', ownerId)
+    .where('items.deleted_at', 'is', null)
+    .where(afterKey(page))
+    .orderBy('items.name_key')
+    .orderBy('items.id')
+    .limit(page.limit + 1)
+    .execute();
+}
+
+export interface MembershipRow extends ItemRow {
+  team_id: string;
+  permission: TeamPermission;
+  team_owner_id: string;
+  owner_name: string;
+  owner_email: string;
+  owner_color: string;
+  owner_avatar_key: string | null;
+}
+
+/** The live team folders the user is a member of, a page of them by name, with the owner and the permission. */
+export function membershipsOf(db: Db, userId: string, page: PageRequest): Promise<MembershipRow[]> {
   return db
     .selectFrom('team_members as m')
     .innerJoin('teams as t', 't.id', 'm.team_id')
+    .innerJoin('items', 'items.id', 't.folder_id')
     .innerJoin('users as o', 'o.id', 't.owner_id')
-    .select(['t.id as team_id', 't.folder_id', 't.owner_id', 'm.permission', 'o.name as owner_name', 'o.email as owner_email', 'o.color as owner_color', 'o.avatar_key as owner_avatar_key'])
+    .selectAll('items')
+    .select(['t.id as team_id', 'm.permission', 't.owner_id as team_owner_id', 'o.name as owner_name', 'o.email as owner_email', 'o.color as owner_color', 'o.avatar_key as owner_avatar_key'])
     .where('m.user_id', '=', userId)
-    .orderBy('m.created_at', 'desc')
-    .orderBy('t.id')
+    .where('items.deleted_at', 'is', null)
+    .where(afterKey(page))
+    .orderBy('items.name_key')
+    .orderBy('items.id')
+    .limit(page.limit + 1)
     .execute();
 }
 

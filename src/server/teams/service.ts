@@ -7,10 +7,11 @@ import * as files from '../files/queries.ts';
 import type { ItemWithCount, ListOptions } from '../files/queries.ts';
 import { browseFolder, createFolder, navigationTree, type Page, type TreeNode } from '../files/service.ts';
 import { AppError, notFound, validationError } from '../http/errors.ts';
+import { encodeCursor, type PageRequest } from '../http/keyset.ts';
 import { createNotification } from '../notifications/service.ts';
 import { restrictionsFor } from '../users/restrictions.ts';
 import { actorFor } from './actor.ts';
-import { checkInvitations, inviteAll, type NewInvitation } from './invitations.ts';
+import { checkInvitations, inviteAll, requireOwnTeam, type NewInvitation } from './invitations.ts';
 import { presentOwner, presentTeam, type TeamData } from './presenter.ts';
 import * as q from './queries.ts';
 import { UUID } from './schemas.ts';
@@ -23,14 +24,6 @@ import { UUID } from './schemas.ts';
 
 const now = (ctx: AppContext) => ctx.clock.now().toISOString();
 const teamNotFound = () => notFound('The team folder was not found.');
-
-/** The team whose folder is `folderId`, when `user` owns it; else 404 (a member, a stranger, no team alike). */
-async function requireOwnTeam(ctx: AppContext, user: User, folderId: string): Promise<q.TeamRow> {
-  requireUnscoped(user);
-  const team = UUID.test(folderId) ? await q.findTeamByFolder(ctx.db, folderId) : undefined;
-  if (!team || team.owner_id !== user.id) throw teamNotFound();
-  return team;
-}
 
 /** The owner's team whose folder is `id` or lies above it. */
 async function ownTeamAbove(ctx: AppContext, user: User, id: string): Promise<q.TeamRow> {
@@ -56,19 +49,22 @@ function requireCanCreateTeam(user: User): void {
   }
 }
 
-async function liveFolders(ctx: AppContext, ids: string[]): Promise<ItemWithCount[]> {
-  const rows = await Promise.all(ids.map((id) => files.findItemWithCount(ctx.db, id)));
-  return rows.filter((r): r is ItemWithCount => !!r && r.deleted_at === null);
+/** The rows of a `limit + 1` keyset query cut to the page, with the next page's cursor. */
+function cut<R extends { name_key: string; id: string }>(rows: R[], page: PageRequest): { shown: R[]; next: string | null } {
+  const shown = rows.slice(0, page.limit);
+  const last = shown[shown.length - 1];
+  return { shown, next: rows.length > page.limit && last ? encodeCursor([last.name_key, last.id]) : null };
 }
 
 // --- owner --------------------------------------------------------------------------------
 
-export async function listOwnTeams(ctx: AppContext, user: User): Promise<{ items: ItemWithCount[]; teams: TeamData[] }> {
+/** My live team folders by name, a keyset page (`limit`, `cursor`), each with its team. */
+export async function listOwnTeams(ctx: AppContext, user: User, page: PageRequest): Promise<{ items: ItemWithCount[]; teams: TeamData[]; next: string | null }> {
   requireUnscoped(user);
-  const teams = await q.teamsOfOwner(ctx.db, user.id);
-  const items = (await liveFolders(ctx, teams.map((t) => t.folder_id))).sort((a, b) => a.name.localeCompare(b.name));
-  const live = new Set(items.map((i) => i.id));
-  return { items, teams: await teamData(ctx, teams.filter((t) => live.has(t.folder_id))) };
+  const { shown, next } = cut(await q.ownTeamFolders(ctx.db, user.id, page), page);
+  const teams = shown.map((row): q.TeamRow => ({ id: row.team_id, folder_id: row.id, owner_id: user.id, created_at: row.created_at }));
+  const items = await files.withCounts(ctx.db, shown.map(({ team_id: _, ...item }) => item));
+  return { items, teams: await teamData(ctx, teams), next };
 }
 
 export async function browseOwnTeam(ctx: AppContext, user: User, id: string, options: ListOptions): Promise<Page & { root: ItemWithCount | null; team: TeamData }> {
@@ -170,17 +166,18 @@ export async function dissolveTeam(ctx: AppContext, user: User, folderId: string
 
 // --- member -------------------------------------------------------------------------------
 
-export async function listSharedWithMe(ctx: AppContext, user: User) {
+/** The live team folders I am a member of by name, a keyset page, each with its owner and my permission. */
+export async function listSharedWithMe(ctx: AppContext, user: User, page: PageRequest) {
   requireUnscoped(user);
-  const memberships = await q.membershipsOf(ctx.db, user.id);
-  const items = (await liveFolders(ctx, memberships.map((m) => m.folder_id))).sort((a, b) => a.name.localeCompare(b.name));
-  const live = new Set(items.map((i) => i.id));
+  const { shown, next } = cut(await q.membershipsOf(ctx.db, user.id, page), page);
   const teams = Object.fromEntries(
-    memberships
-      .filter((m) => live.has(m.folder_id))
-      .map((m) => [m.folder_id, { id: m.team_id, permission: m.permission, owner: presentOwner({ id: m.owner_id, name: m.owner_name, email: m.owner_email, color: m.owner_color, avatar_key: m.owner_avatar_key }) }]),
+    shown.map((m) => [m.id, { id: m.team_id, permission: m.permission, owner: presentOwner({ id: m.team_owner_id, name: m.owner_name, email: m.owner_email, color: m.owner_color, avatar_key: m.owner_avatar_key }) }]),
   );
-  return { items, teams };
+  const items = await files.withCounts(
+    ctx.db,
+    shown.map(({ team_id: _t, permission: _p, team_owner_id: _o, owner_name: _n, owner_email: _e, owner_color: _c, owner_avatar_key: _a, ...item }) => item),
+  );
+  return { items, teams, next };
 }
 
 export async function browseSharedWithMe(ctx: AppContext, user: User, id: string, options: ListOptions) {

@@ -1,11 +1,12 @@
 import { itemData } from '../../../../server/files/presenter.ts';
 import { route } from '../../../../server/http/endpoint.ts';
+import { pageRequest } from '../../../../server/http/keyset.ts';
 import { listSharedWithMe } from '../../../../server/teams/service.ts';
 
 /** The team folders I am a member of, each with its owner and my permission in `meta.teams[folder_id]`. */
 export const ALL = route({
-  GET: async ({ ctx, user }) => {
-    const { items, teams } = await listSharedWithMe(ctx, user);
-    return { data: items.map(itemData), meta: { teams } };
+  GET: async ({ ctx, user, query }) => {
+    const { items, teams, next } = await listSharedWithMe(ctx, user, pageRequest(query, 2));
+    return { data: items.map(itemData), meta: { teams, next_cursor: next } };
   },
 });
