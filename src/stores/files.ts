@@ -75,7 +75,12 @@ const TEAM_BASES = { team: '/api/teams/folders', shared: '/api/teams/shared-with
 
 function listUrl(source: Source, cursor: string | null): string {
   if (source.kind === 'latest') return '/api/browse/latest';
-  if (isTeamSource(source) && source.id === null) return TEAM_BASES[source.kind];
+  if (isTeamSource(source) && source.id === null) {
+    // The lists of team folders are keyset pages by name (at most 100 each).
+    const q = new URLSearchParams({ limit: '100' });
+    if (cursor) q.set('cursor', cursor);
+    return `${TEAM_BASES[source.kind]}?${q}`;
+  }
   const { field, direction } = sortingFor(source, $sorting.get());
   // The trash's date is the deletion date: "by date" there means by when things went there.
   const sort = source.kind === 'trash' && field === 'created_at' ? 'deleted_at' : field;
