@@ -59,6 +59,8 @@ export interface Listing {
   nextCursor: string | null;
   /** In a team folder (or one inside it): its members and invitations (`meta.team`). */
   team: TeamMeta | null;
+  /** In a list of team folders: each one's team, by folder id (`meta.teams`). */
+  teams?: Record<string, TeamMeta>;
   /** `missing`: the folder does not exist (or is not the user's); `error`: the load failed otherwise. */
   status: 'loading' | 'ready' | 'error' | 'missing';
   loadingMore: boolean;
@@ -92,7 +94,7 @@ function listUrl(source: Source, cursor: string | null): string {
 
 interface ListAnswer {
   data: Item[];
-  meta?: { root?: Item | null; next_cursor?: string | null; team?: TeamMeta | null };
+  meta?: { root?: Item | null; next_cursor?: string | null; team?: TeamMeta | null; teams?: Record<string, TeamMeta> };
 }
 
 /**
@@ -155,7 +157,7 @@ export async function openListing(source: Source, { quiet = false } = {}): Promi
   try {
     const res = await fetchFirstPage(listUrl(source, null));
     if (mine !== generation) return;
-    $listing.set({ source, items: res.data, root: res.meta?.root ?? null, team: res.meta?.team ?? null, nextCursor: res.meta?.next_cursor ?? null, status: 'ready', loadingMore: false });
+    $listing.set({ source, items: res.data, root: res.meta?.root ?? null, team: res.meta?.team ?? null, ...(res.meta?.teams ? { teams: res.meta.teams } : {}), nextCursor: res.meta?.next_cursor ?? null, status: 'ready', loadingMore: false });
   } catch (error) {
     if (mine !== generation) return;
     $listing.set({ source, items: [], root: null, team: null, nextCursor: null, status: isMissing(error) ? 'missing' : 'error', loadingMore: false });
@@ -173,7 +175,8 @@ export async function loadMore(): Promise<void> {
     const res = await api.get<ListAnswer>(listUrl(current.source, current.nextCursor));
     if (mine !== generation) return;
     const latest = $listing.get()!;
-    $listing.set({ ...latest, items: [...latest.items, ...res.data], nextCursor: res.meta?.next_cursor ?? null, loadingMore: false });
+    const teams = res.meta?.teams ? { teams: { ...latest.teams, ...res.meta.teams } } : {};
+    $listing.set({ ...latest, ...teams, items: [...latest.items, ...res.data], nextCursor: res.meta?.next_cursor ?? null, loadingMore: false });
   } catch (error) {
     if (mine !== generation) return;
     $listing.set({ ...$listing.get()!, loadingMore: false });

@@ -55,8 +55,8 @@ async function mockTeams(page: Page, as: 'owner' | 'can_edit' | 'can_view' | 'no
     if (method === 'PUT' && url.pathname.startsWith('/api/teams/invitations/')) return json(route, { data: { folder_id: TEAM_FOLDER, team_id: 't1', permission: 'can_edit' } });
     if (method === 'POST' && url.pathname.endsWith('/convert')) return json(route, { data: root, meta: { team: { id: 't1', folder_id: TEAM_FOLDER, members: [], invitations: [] } } }, 201);
     if (method !== 'GET') return route.fulfill({ status: 204 });
-    if (url.pathname === '/api/teams/folders') return json(route, { data: as === 'none' ? [] : [root], meta: { teams: {} } });
-    if (url.pathname === '/api/teams/shared-with-me') return json(route, { data: as === 'none' || as === 'owner' ? [] : [root], meta: { teams: {} } });
+    if (url.pathname === '/api/teams/folders') return json(route, { data: as === 'none' ? [] : [root], meta: { teams: { [TEAM_FOLDER]: { id: 't1', folder_id: TEAM_FOLDER, members, invitations } }, next_cursor: null } });
+    if (url.pathname === '/api/teams/shared-with-me') return json(route, { data: as === 'none' || as === 'owner' ? [] : [root], meta: { teams: { [TEAM_FOLDER]: { id: 't1', owner, permission: as } }, next_cursor: null } });
     if (url.pathname.endsWith('/tree')) return json(route, { data: [{ id: TEAM_FOLDER, name: 'Design team', color: null, emoji: null, parent_id: null, folders: [] }] });
     if (url.pathname.startsWith('/api/teams/folders/')) return json(route, { data: contents, meta: { root, next_cursor: null, team: { id: 't1', folder_id: TEAM_FOLDER, members, invitations } } });
     return json(route, { data: contents, meta: { root, next_cursor: null, team: { id: 't1', folder_id: TEAM_FOLDER, owner, permission: as } } });
@@ -90,6 +90,8 @@ test('an owner: the empty team folders place, the create dialog, a team folder w
 
   await page.unrouteAll();
   await mockTeams(page, 'owner');
+  await page.reload();
+  await expect(page.getByTestId('items')).toContainText('3 members');
   await page.goto(`/platform/team-folders/${TEAM_FOLDER}`);
   await expect(page.getByRole('heading', { name: 'Design team' })).toBeVisible();
   await expect(page.getByTestId('team-bar')).toContainText('3 members');
@@ -132,6 +134,9 @@ test('a can_view member browses without any write, a can_edit member may write, 
   await mockTeams(page, 'can_view');
   await signUpAndOpen(page, '/platform/shared-with-me');
   await expect(page.getByRole('option', { name: 'Design team', exact: true })).toBeVisible();
+  // Whose the folder is, and what I may do in it, beside its name.
+  await expect(page.getByTestId('items')).toContainText('Owned by Grace Hopper · Can view');
+  await shot(page, 'shared-list-light-desktop');
   await page.getByRole('option', { name: 'Design team', exact: true }).dblclick();
   await expect(page).toHaveURL(new RegExp(`/platform/shared-with-me/${TEAM_FOLDER}$`));
   await expect(page.getByTestId('my-permission')).toHaveText('Can view');

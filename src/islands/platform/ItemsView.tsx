@@ -204,11 +204,13 @@ function ListHeader({ listing, multi }: { listing: Listing; multi: boolean }) {
   const t = useT();
   const { source } = listing;
   const sorting = sortingFor(source, useStore($sorting));
-  const sortable = source.kind !== 'latest';
+  // The lists of team folders come by name, a page at a time: nothing to sort by here.
+  const teamList = (source.kind === 'team' || source.kind === 'shared') && source.id === null;
+  const sortable = source.kind !== 'latest' && !teamList;
   const column = (field: Sorting['field'], label: string, className: string) => {
     const active = sortable && sorting.field === field;
     const Arrow = sorting.direction === 'asc' ? ArrowUp : ArrowDown;
-    if (!sortable) return <span className={className}>{label}</span>;
+    if (!sortable) return <span className={`${className} flex`}>{label}</span>;
     return (
       <button
         type="button"
@@ -237,7 +239,7 @@ function ListHeader({ listing, multi }: { listing: Listing; multi: boolean }) {
       )}
       {column('name', t('files.sort_name'), 'min-w-0 flex-1 justify-start')}
       {source.kind === 'trash' && column('location', t('files.original_location'), `${LOCATION_WIDTH} justify-start`)}
-      {column('size', t('files.size'), `${widths(source).size} shrink-0 justify-end`)}
+      {teamList ? <span className={`${TEAM_DETAIL_WIDTH} shrink-0 text-right`}>{t('teams.team')}</span> : column('size', t('files.size'), `${widths(source).size} shrink-0 justify-end`)}
       {/* In the trash the date shown (and sorted by) is when the item went there. */}
       {column('created_at', source.kind === 'trash' ? t('files.deleted') : t('files.created'), `${widths(source).date} shrink-0 justify-end`)}
     </div>
@@ -250,6 +252,7 @@ function ListHeader({ listing, multi }: { listing: Listing; multi: boolean }) {
  * name room.
  */
 const LOCATION_WIDTH = 'w-[26%] min-w-0 shrink-0';
+const TEAM_DETAIL_WIDTH = 'w-72';
 const widths = (source: Listing['source']) => (source.kind === 'trash' ? { size: 'w-20', date: 'w-28' } : { size: 'w-28', date: 'w-32' });
 
 interface EntryProps {
@@ -272,7 +275,7 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
   const pointer = useRef<{ type: string; longPressed: boolean }>({ type: 'mouse', longPressed: false });
   const canDrop = item.type === 'folder' && (listing.source.kind === 'folder' || ((listing.source.kind === 'team' || listing.source.kind === 'shared') && listing.source.id !== null && canWriteHere()));
   const a = item.attributes;
-  const detail = item.type === 'folder' ? t('files.items_count', { count: a.items ?? 0 }) : formatSize(a.size);
+  const detail = teamDetail(t, listing, item) ?? (item.type === 'folder' ? t('files.items_count', { count: a.items ?? 0 }) : formatSize(a.size));
   const date = formatDate(a.deleted_at ?? a.created_at);
   const location = originalLocationText(t, item);
 
@@ -382,7 +385,7 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
             {location}
           </span>
         )}
-        <span id={`item-${item.id}-detail`} className={`hidden shrink-0 text-right text-sm text-muted tabular-nums sm:block ${widths(listing.source).size}`} aria-hidden>
+        <span id={`item-${item.id}-detail`} className={`hidden shrink-0 truncate text-right text-sm text-muted tabular-nums sm:block ${listing.teams ? TEAM_DETAIL_WIDTH : widths(listing.source).size}`} title={listing.teams ? detail : undefined} aria-hidden>
           {detail}
         </span>
         <span id={`item-${item.id}-date`} className={`hidden shrink-0 text-right text-sm text-muted sm:block ${widths(listing.source).date}`} aria-hidden>
@@ -391,6 +394,15 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
       </div>
     </ItemContextMenu>
   );
+}
+
+/** In a list of team folders: who is in the team (mine), or whose it is and what I may do (shared with me). */
+function teamDetail(t: (key: string, params?: Record<string, string | number>) => string, listing: Listing, item: Item): string | null {
+  const team = listing.teams?.[item.id];
+  if (!team) return null;
+  if (listing.source.kind === 'team') return t('teams.member_count', { count: (team.members?.length ?? 0) + 1 });
+  const permission = team.permission ? t(`teams.${team.permission}`) : '';
+  return [team.owner ? t('teams.owned_by', { name: team.owner.name }) : '', permission].filter(Boolean).join(' · ');
 }
 
 /** The shared mark beside a shared item's name (its link state is in the share dialog). */

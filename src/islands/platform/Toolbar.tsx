@@ -112,7 +112,7 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
           <Search className="size-[18px]" aria-hidden />
         </ToolButton>
       )}
-      {source.kind !== 'latest' && (
+      {source.kind !== 'latest' && !((source.kind === 'team' || source.kind === 'shared') && source.id === null) && (
         <DropdownMenu.Root>
           <DropdownMenu.Trigger asChild>
             <button type="button" aria-label={t('files.sort')} title={t('files.sort')} className={`inline-flex size-9 items-center justify-center rounded-control text-muted hover:bg-surface-2 hover:text-text ${quiet}`}>
