@@ -171,3 +171,10 @@ test('an invitee with an account signs in from the invitation page and is taken 
   await expectNoSeriousA11yViolations(guest, 'teams-member-view-light-phone');
   await context.close();
 });
+
+test('an unknown invitation says so, and an address that is no invitation id is the 404 page', async ({ page }) => {
+  await page.goto('/team-folder-invitation/0b7c3f0e-1b2a-4c3d-9e8f-001122334455');
+  await expect(page.getByRole('heading', { name: 'This invitation is not available' })).toBeVisible();
+  const res = await page.goto('/team-folder-invitation/not%20an%20id!');
+  expect(res?.status()).toBe(404);
+});
