@@ -165,6 +165,29 @@ test('turning the cookie notice off hides it in the app', async ({ page }) => {
   }
 });
 
+test('the team folder limits are set on the others tab and kept', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signInAdmin(page);
+  try {
+    await page.goto('/admin/settings/others');
+    await expect(page.getByRole('heading', { name: 'Team folders' })).toBeVisible();
+    await page.getByLabel('Members per owner').fill('25');
+    await page.getByLabel('Invitations expire after').fill('7');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByTestId('toast')).toContainText('Settings saved.');
+    await page.reload();
+    await expect(page.getByLabel('Members per owner')).toHaveValue('25');
+    await expect(page.getByLabel('Invitations expire after')).toHaveValue('7');
+    await page.getByLabel('Invitations expire after').fill('0');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByText('The invitation expiry in days must be at least 1.')).toBeVisible();
+    await page.getByLabel('Invitations expire after').focus();
+    await shot(page, 'admin-settings-team-limits-error-desktop');
+  } finally {
+    await putSettings(page, 'others', { max_team_members: 10, team_invitation_expiry_days: 14 });
+  }
+});
+
 const TABS = [
   ['appearance', 'App name'],
   ['index', 'Title'],

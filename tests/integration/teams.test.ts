@@ -305,6 +305,32 @@ describe('team folders: invitations', () => {
   });
 });
 
+describe('team folders: invitations to unverified addresses', () => {
+  it('with verification required, a new account gets the invitation as a notification and may accept only once verified', async () => {
+    await putSettings(env.seed, { email_verification_required: true });
+    try {
+      const owner = await registerUser(env.server.url);
+      await env.seed.db.updateTable('users').set({ email_verified_at: new Date().toISOString() }).where('id', '=', owner.user.id).execute();
+      const folder = await createTeam(owner, 'Careful');
+      const email = uniqueEmail('unverified');
+      const invitation = await invite(owner, folder, email);
+      const newcomer = await registerUser(env.server.url, { email });
+      await expect
+        .poll(async () => (await newcomer.client.get('/api/user')).body.data.relationships.unreadNotifications.data.map((n: any) => n.attributes.action?.params?.id))
+        .toContain(invitation);
+      expect((await newcomer.client.get('/api/teams/shared-with-me')).body.data).toEqual([]);
+      const refused = await accept(newcomer, invitation);
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe('email_verification_required');
+      await env.seed.db.updateTable('users').set({ email_verified_at: new Date().toISOString() }).where('id', '=', newcomer.user.id).execute();
+      expect((await accept(newcomer, invitation)).status).toBe(200);
+      expect((await newcomer.client.get('/api/teams/shared-with-me')).body.data.map((i: any) => i.id)).toEqual([folder]);
+    } finally {
+      await putSettings(env.seed, { email_verification_required: false });
+    }
+  });
+});
+
 describe('team folders: what a member may do', () => {
   it('a can_edit member browses, creates, renames, moves inside, trashes and uploads, counted against the owner', async () => {
     const { owner, member, folder, inner, a } = await team('can_edit');
@@ -366,6 +392,42 @@ describe('team folders: what a member may do', () => {
     expect((await tusAsTokenHolder(env.server.url, { Authorization: `Bearer ${token}` }, 'x', { filename: 'x.txt', parent_id: priv })).created).toBe(404);
     // A form field naming a folder outside the team folder the query string named is refused too.
     expect((await member.client.request(`/api/upload?parent_id=${folder}`, { method: 'POST', body: formWith('x', { parent_id: priv }) })).status).toBe(404);
+    expect((await browse(owner.client, folder)).names).toEqual(['Inner', 'a.txt']);
+  });
+
+  it('a can_edit member uploads in chunks into the team folder, bound to them, counted against the owner', async () => {
+    const { owner, member, folder } = await team('can_edit');
+    const stranger = await registerUser(env.server.url);
+    await putSettings(env.seed, { chunk_size_bytes: 1024 ** 2 });
+    try {
+      const bytes = Buffer.alloc(1024 ** 2 + 10, 7);
+      const before = await storageUsed(owner.user.id);
+      const uploadId = 'c'.repeat(32);
+      const chunk = (client: Client, part: Buffer, offset: number, last: boolean) => {
+        const form = new FormData();
+        for (const [k, v] of Object.entries({ filename: 'big.bin', parent_id: folder, upload_id: uploadId, offset: String(offset), is_last: String(last) })) form.append(k, v);
+        form.append('file', new Blob([part]), 'blob');
+        return client.request(`/api/upload?parent_id=${folder}`, { method: 'POST', body: form });
+      };
+      const first = await chunk(member.client, bytes.subarray(0, 1024 ** 2), 0, false);
+      expect(first.status, first.text).toBe(200);
+      // Another account cannot add to the member's upload, even knowing its id.
+      expect((await chunk(stranger.client, bytes.subarray(1024 ** 2), 1024 ** 2, true)).status).toBe(404);
+      const last = await chunk(member.client, bytes.subarray(1024 ** 2), 1024 ** 2, true);
+      expect(last.status, last.text).toBe(201);
+      expect(await storageUsed(owner.user.id)).toBe(before + bytes.length);
+      expect((await browse(owner.client, folder)).names).toContain('big.bin');
+    } finally {
+      await putSettings(env.seed, { chunk_size_bytes: 8 * 1024 ** 2 });
+    }
+  });
+
+  it('a member whose own account may not upload is refused in the team folder too', async () => {
+    const { owner, member, folder } = await team('can_edit');
+    await setRestrictions(env.seed, member.user.id, { canUpload: false });
+    expect((await member.client.request(`/api/upload?parent_id=${folder}`, { method: 'POST', body: formWith('x', { parent_id: folder }) })).status).toBe(423);
+    const token = await createToken(member.client);
+    expect((await tusAsTokenHolder(env.server.url, { Authorization: `Bearer ${token}` }, 'x', { filename: 'x.txt', parent_id: folder })).created).toBe(423);
     expect((await browse(owner.client, folder)).names).toEqual(['Inner', 'a.txt']);
   });
 

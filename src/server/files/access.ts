@@ -35,7 +35,7 @@ export interface TeamMember {
   permission: TeamPermission;
 }
 
-/** Who acts: a signed-in user, or the owner as seen through a token's scope. */
+/** Who acts: a signed-in user, or the owner as seen through a token's scope or a team member's (teams/actor.ts). */
 export type Actor = User & { scope?: AccessScope };
 
 /** Whose files are asked about, and through which scope, if any: all the access check needs. */
@@ -66,7 +66,8 @@ export interface Grant {
  * what it may do, in one statement whatever the count. Refused by default: an id missing from the
  * answer (it does not exist, belongs to someone else, or lies outside the scope) may not be acted
  * on at all. A scope sees live items at or below its root; its holder may change them but not the
- * root itself (and, with `changeableIds`, only what it made); only the owner shares.
+ * root itself (and, with `changeableIds`, only what it made; a `can_view` member nothing, and a
+ * member only while the membership lasts); only the owner shares.
  */
 export async function accessTo(db: Db, principal: Principal, ids: string[]): Promise<Map<string, Grant>> {
   const scope = scopeOf(principal);

@@ -79,6 +79,8 @@ export const handlePlainUpload = plainUploadRoute(async (ctx, req) => {
   const parentId = new URL(req.url ?? '/', 'http://x').searchParams.get('parent_id');
   const actor = await actorFor(ctx, user, [parentId]);
   requireWritableScope(actor);
+  // A member uploads with the owner's storage, but under their own account's flags too.
+  if (actor !== user) assertCanUpload(user, await uploadPolicy(ctx, user));
   return { actor, binding: user.id, answer: presentItem };
 });
 

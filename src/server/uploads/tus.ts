@@ -16,7 +16,7 @@ import { openShareForData } from '../sharing/data-plane.ts';
 import { openRequestForData } from '../upload-requests/data-plane.ts';
 import { runEvery } from '../jobs/every.ts';
 import { getSettings } from '../settings/service.ts';
-import { checkBeforeBytes, uploadPolicy } from './limits.ts';
+import { assertCanUpload, checkBeforeBytes, uploadPolicy } from './limits.ts';
 import { releaseReservation, reserve, sweepReservations, touchReservation } from './reservations.ts';
 import { relativeFolders, uploadName } from './names.ts';
 import { completeTusUpload, readUploadInfo, type StoredUpload } from './tus-finish.ts';
@@ -143,6 +143,8 @@ function uploadsFor(ctx: AppContext): TusUploads {
       // Into a team folder the user is a member of: as its owner, scoped to it (teams/actor.ts).
       const user = await actorFor(ctx, signedIn, [meta.parent_id]);
       requireWritableScope(user);
+      // A member uploads with the owner's storage, but under their own account's flags too.
+      if (user !== signedIn) assertCanUpload(signedIn, await uploadPolicy(ctx, signedIn));
       const name = uploadName(meta.filename ?? meta.name);
       const folders = relativeFolders(meta.path);
       const parent = await requireTargetFolder(ctx, user, meta.parent_id ? meta.parent_id : null, 'parent_id');

@@ -10,7 +10,7 @@ const GB = 1024 ** 3;
 const MB = 1024 ** 2;
 
 /** Fields typed in a unit and stored in bytes (or days): the unit's size in the stored number. */
-const SIZED = { default_storage_limit_bytes: GB, upload_limit_bytes: MB, chunk_size_bytes: MB, trash_retention_days: 1 } as const;
+const SIZED = { default_storage_limit_bytes: GB, upload_limit_bytes: MB, chunk_size_bytes: MB, trash_retention_days: 1, max_team_members: 1, team_invitation_expiry_days: 1 } as const;
 type Sized = keyof typeof SIZED;
 
 /** What was typed, in stored units; what is not a number goes as null, for the server to refuse. */
@@ -70,6 +70,13 @@ export default function OthersTab() {
               }}
               error={form.error('mimetypes_blacklist')}
             />
+          </Section>
+
+          <Section title={t('team_settings.section')} description={t('team_settings.section_text')}>
+            <div className="grid gap-x-5 sm:grid-cols-2">
+              {sized('max_team_members', t('team_settings.max_members'), t('team_settings.people'), t('team_settings.max_members_hint'), { min: 1, step: 1 })}
+              {sized('team_invitation_expiry_days', t('team_settings.invitation_expiry'), t('admin_settings.days'), t('team_settings.invitation_expiry_hint'), { min: 1, max: 365, step: 1 })}
+            </div>
           </Section>
 
           <Section title={t('admin_settings.accounts')} description={t('admin_settings.accounts_text')}>

@@ -42,7 +42,7 @@ const FIELDS = {
   locale: z.string({ error: 'The default language must be a language code.' }).trim().min(1, 'The default language must be a language code.').max(35, 'The default language must be a language code.'),
   cookie_notice: flag('cookie notice switch'),
   max_team_members: wholeNumber('team member limit', 1, 100_000),
-  team_invitation_expiry_days: wholeNumber('invitation expiry', 1, 365, ' days'),
+  team_invitation_expiry_days: wholeNumber('invitation expiry in days', 1, 365),
 };
 
 function present(s: Settings, languages: Language[]) {
