@@ -79,6 +79,13 @@ test('an owner creates a team folder and invites; the member accepts, uploads, i
   await item(member.page, 'notes.txt').click({ button: 'right' });
   await expect(member.page.getByTestId('item-menu').getByRole('menuitem', { name: /^Rename/ })).toHaveCount(0);
   await member.page.keyboard.press('Escape');
+  // A viewer still previews and downloads.
+  await item(member.page, 'notes.txt').dblclick();
+  await expect(member.page.getByRole('dialog', { name: 'notes.txt' })).toContainText('member notes');
+  await member.page.keyboard.press('Escape');
+  await item(member.page, 'notes.txt').click({ button: 'right' });
+  const [download] = await Promise.all([member.page.waitForEvent('download'), member.page.getByTestId('item-menu').getByRole('menuitem', { name: 'Download' }).click()]);
+  expect(download.suggestedFilename()).toBe('notes.txt');
   const refused = await member.page.request.post('/api/create-folder', { data: { name: 'Sneaky', parent_id: folderId }, headers: headers() });
   expect(refused.status()).toBe(403);
 
