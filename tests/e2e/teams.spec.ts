@@ -67,6 +67,10 @@ test('an owner creates a team folder and invites; the member accepts, uploads, i
   // LIVE: the owner's open listing should show the file within a second, without this reload.
   await page.reload();
   await expect(item(page, 'notes.txt')).toBeVisible();
+  // The owner was told the member joined, with a way to the team folder.
+  await page.getByRole('region', { name: 'Account' }).getByRole('button', { name: /^Notifications \(\d+ Unread\)$/ }).click();
+  await expect(page.getByRole('dialog').getByRole('link', { name: 'Open' }).first()).toHaveAttribute('href', `/platform/team-folders/${folderId}`);
+  await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Members' }).click();
   await page.getByRole('combobox', { name: 'Permission of Marie Curie' }).selectOption('can_view');
   await expect(page.getByText('Permission changed').first()).toBeVisible();
