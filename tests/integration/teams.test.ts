@@ -406,7 +406,7 @@ describe('team folders: what a member may do', () => {
       const chunk = (client: Client, part: Buffer, offset: number, last: boolean) => {
         const form = new FormData();
         for (const [k, v] of Object.entries({ filename: 'big.bin', parent_id: folder, upload_id: uploadId, offset: String(offset), is_last: String(last) })) form.append(k, v);
-        form.append('file', new Blob([part]), 'blob');
+        form.append('file', new Blob([new Uint8Array(part)]), 'blob');
         return client.request(`/api/upload?parent_id=${folder}`, { method: 'POST', body: form });
       };
       const first = await chunk(member.client, bytes.subarray(0, 1024 ** 2), 0, false);
