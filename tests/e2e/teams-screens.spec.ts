@@ -200,6 +200,8 @@ test('the invitation page: signed out it offers sign-in and sign-up with the add
   await signUpAndOpen(page, '/team-folder-invitation/inv-1');
   await expect(page.getByTestId('wrong-account')).toContainText('This invitation is for invited@example.test, but you are signed in as');
   await expect(page.getByRole('button', { name: 'Accept' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('link', { name: 'I have an account: sign in' })).toBeVisible();
 });
 
 test('a team invitation in the notification centre: Accept clears its buttons and says so; a folder converts, unless team folders are off', async ({ page }) => {

@@ -127,6 +127,10 @@ test('dissolving a team asks first; the member loses the folder and the owner ke
   // LIVE: the member's list should lose it without this reload.
   await member.page.reload();
   await expect(member.page.getByRole('heading', { name: 'Nothing shared with you yet' })).toBeVisible();
+  // The folder's own address now says it is not there, with the way back to Shared with me.
+  await member.page.goto(`/platform/shared-with-me/${team.id}`);
+  await member.page.getByRole('link', { name: 'Open Shared with me' }).click();
+  await expect(member.page).toHaveURL(/\/platform\/shared-with-me$/);
   await member.close();
 });
 

@@ -132,7 +132,7 @@ function Body({ listing, favourites }: { listing: Listing | null; favourites: Se
     return (
       <Empty icon={<FolderOpen className="size-7" aria-hidden />} title={t('files.load_failed')} text={t('files.not_found')}>
         <a className="btn-primary mt-5" href={PLACE_HOME[listing.source.kind] ?? '/platform/files'}>
-          {t('files.open_home')}
+          {PLACE_HOME[listing.source.kind] ? t('teams.open_place', { place: placeName(t, listing.source) }) : t('files.open_home')}
         </a>
       </Empty>
     );

@@ -153,9 +153,19 @@ function Invitation({ info, signedInEmail, busy, error, onAccept, onDecline }: {
           </a>
         </div>
       ) : !same(signedInEmail, info.email) ? (
-        <p role="alert" className="notice-danger mt-6 w-full" data-testid="wrong-account">
-          {t('teams.invitation_wrong_account', { email: info.email, current: signedInEmail })}
-        </p>
+        <>
+          <p role="alert" className="notice-danger mt-6 w-full" data-testid="wrong-account">
+            {t('teams.invitation_wrong_account', { email: info.email, current: signedInEmail })}
+          </p>
+          <button
+            type="button"
+            className="btn-secondary mt-3 w-full"
+            // Signed out, the page offers signing in as the invited address.
+            onClick={() => void api.post('/logout').finally(() => location.reload())}
+          >
+            {t('teams.sign_out_to_switch')}
+          </button>
+        </>
       ) : (
         <div className="mt-6 flex w-full gap-2">
           <button type="button" className="btn-secondary flex-1" disabled={busy} onClick={onDecline}>
