@@ -61,6 +61,16 @@ test('an owner creates a team folder and invites; the member accepts, uploads, i
   await expect(member.page.getByTestId('my-permission')).toHaveText('Can edit');
   await member.page.getByTestId('upload-files-input').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('member notes') });
   await expect(item(member.page, 'notes.txt')).toBeVisible();
+  // An editor creates folders, and moves only inside the team folder: the picker holds its tree, not home.
+  await member.page.getByRole('button', { name: 'New folder' }).click();
+  await member.page.getByRole('dialog', { name: 'Create a folder' }).getByLabel('Name').fill('Drafts');
+  await member.page.getByRole('dialog', { name: 'Create a folder' }).getByRole('button', { name: 'Create' }).click();
+  await expect(item(member.page, 'Drafts')).toBeVisible();
+  await item(member.page, 'notes.txt').click({ button: 'right' });
+  await member.page.getByTestId('item-menu').getByRole('menuitem', { name: 'Move', exact: true }).click();
+  const picker = member.page.getByRole('radiogroup', { name: 'Destination folder' });
+  await expect(picker.getByRole('radio')).toHaveText(['Project X', 'Drafts']);
+  await member.page.keyboard.press('Escape');
   await shot(member.page, 'teams-member-edit-light-desktop');
   await expectNoSeriousA11yViolations(member.page, 'teams-member-edit-light-desktop');
 
