@@ -93,5 +93,6 @@ export const api = {
   post: <T>(path: string, body?: Body) => request<T>('POST', path, body),
   /** Laravel-style override, as the spec's calls send it. */
   patch: <T>(path: string, body: Record<string, unknown> = {}) => request<T>('POST', path, { ...body, _method: 'patch' }),
+  put: <T>(path: string, body: Record<string, unknown> = {}) => request<T>('POST', path, { ...body, _method: 'put' }),
   delete: <T>(path: string, body: Record<string, unknown> = {}) => request<T>('POST', path, { ...body, _method: 'delete' }),
 };

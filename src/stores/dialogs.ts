@@ -10,6 +10,9 @@ export type Dialog =
   | { kind: 'import'; parentId: string | null }
   | { kind: 'share'; item: Item }
   | { kind: 'request-upload'; folder: Item | null }
+  | { kind: 'create-team'; parentId: string | null }
+  | { kind: 'convert-team'; folder: Item }
+  | { kind: 'team-members' }
   | { kind: 'confirm'; title: string; message: string; confirm: string; danger?: boolean; run: () => Promise<void> };
 
 export const $dialog = atom<Dialog | null>(null);
@@ -43,6 +46,7 @@ function focusOrigin(): HTMLElement | null {
 function itemOf(dialog: Dialog): string | null {
   if ('item' in dialog) return dialog.item.id;
   if (dialog.kind === 'move') return dialog.items[0]?.id ?? null;
+  if (dialog.kind === 'convert-team') return dialog.folder.id;
   return null;
 }
 

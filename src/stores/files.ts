@@ -7,6 +7,7 @@ import { api, ApiError, signInAgain } from './api.ts';
 import { t, type Translate } from './i18n.ts';
 import { persistentAtom } from './prefs.ts';
 import { refreshStorageUsage } from './storage.ts';
+import type { TeamMeta } from './teams.ts';
 import { showAlert } from './ui.ts';
 import { loadUser } from './user.ts';
 
@@ -39,7 +40,18 @@ export const $navigationPanel = persistentAtom<boolean>('navigation_visible', tr
 
 /* ---- The open listing ---- */
 
-export type Source = { kind: 'folder'; id: string | null } | { kind: 'trash'; id: string | null } | { kind: 'latest' };
+/**
+ * Where a listing comes from. `team` is the owner's team folders (id null: the list of them),
+ * `shared` the team folders the user is a member of (SPEC §2 shared-with-me).
+ */
+export type Source =
+  | { kind: 'folder'; id: string | null }
+  | { kind: 'trash'; id: string | null }
+  | { kind: 'latest' }
+  | { kind: 'team'; id: string | null }
+  | { kind: 'shared'; id: string | null };
+
+export const isTeamSource = (source: Source): source is { kind: 'team' | 'shared'; id: string | null } => source.kind === 'team' || source.kind === 'shared';
 
 export interface Listing {
   source: Source;
@@ -48,6 +60,10 @@ export interface Listing {
   /** What may be done in the open folder itself (put files or folders into it); null where the server does not say. */
   abilities: Abilities | null;
   nextCursor: string | null;
+  /** In a team folder (or one inside it): its members and invitations (`meta.team`). */
+  team: TeamMeta | null;
+  /** In a list of team folders: each one's team, by folder id (`meta.teams`). */
+  teams?: Record<string, TeamMeta>;
   /** `missing`: the folder does not exist (or is not the user's); `error`: the load failed otherwise. */
   status: 'loading' | 'ready' | 'error' | 'missing';
   loadingMore: boolean;
@@ -60,20 +76,28 @@ let generation = 0;
 const sourceKey = (s: Source) => (s.kind === 'latest' ? 'latest' : `${s.kind}:${s.id ?? 'all'}`);
 export const sameSource = (a: Source, b: Source) => sourceKey(a) === sourceKey(b);
 
+const TEAM_BASES = { team: '/api/teams/folders', shared: '/api/teams/shared-with-me' } as const;
+
 function listUrl(source: Source, cursor: string | null): string {
   if (source.kind === 'latest') return '/api/browse/latest';
+  if (isTeamSource(source) && source.id === null) {
+    // The lists of team folders are keyset pages by name (at most 100 each).
+    const q = new URLSearchParams({ limit: '100' });
+    if (cursor) q.set('cursor', cursor);
+    return `${TEAM_BASES[source.kind]}?${q}`;
+  }
   const { field, direction } = sortingFor(source, $sorting.get());
   // The trash's date is the deletion date: "by date" there means by when things went there.
   const sort = source.kind === 'trash' && field === 'created_at' ? 'deleted_at' : field;
   const q = new URLSearchParams({ sort, direction, limit: String(PAGE_SIZE) });
   if (cursor) q.set('cursor', cursor);
-  const base = source.kind === 'folder' ? '/api/browse/folders' : '/api/browse/trash';
+  const base = isTeamSource(source) ? TEAM_BASES[source.kind] : source.kind === 'folder' ? '/api/browse/folders' : '/api/browse/trash';
   return `${base}/${encodeURIComponent(source.id ?? 'all')}?${q}`;
 }
 
 interface ListAnswer {
   data: Item[];
-  meta?: { root?: Item | null; next_cursor?: string | null; abilities?: Abilities };
+  meta?: { root?: Item | null; next_cursor?: string | null; abilities?: Abilities; team?: TeamMeta | null; teams?: Record<string, TeamMeta> };
 }
 
 /**
@@ -132,14 +156,24 @@ export async function openListing(source: Source, { quiet = false } = {}): Promi
   const mine = ++generation;
   const current = $listing.get();
   const keep = quiet && current && sameSource(current.source, source);
-  $listing.set(keep ? { ...current, status: current.status } : { source, items: [], root: null, abilities: null, nextCursor: null, status: 'loading', loadingMore: false });
+  $listing.set(keep ? { ...current, status: current.status } : { source, items: [], root: null, abilities: null, team: null, nextCursor: null, status: 'loading', loadingMore: false });
   try {
     const res = await fetchFirstPage(listUrl(source, null));
     if (mine !== generation) return;
-    $listing.set({ source, items: res.data, root: res.meta?.root ?? null, abilities: res.meta?.abilities ?? null, nextCursor: res.meta?.next_cursor ?? null, status: 'ready', loadingMore: false });
+    $listing.set({
+      source,
+      items: res.data,
+      root: res.meta?.root ?? null,
+      abilities: res.meta?.abilities ?? null,
+      team: res.meta?.team ?? null,
+      ...(res.meta?.teams ? { teams: res.meta.teams } : {}),
+      nextCursor: res.meta?.next_cursor ?? null,
+      status: 'ready',
+      loadingMore: false,
+    });
   } catch (error) {
     if (mine !== generation) return;
-    $listing.set({ source, items: [], root: null, abilities: null, nextCursor: null, status: isMissing(error) ? 'missing' : 'error', loadingMore: false });
+    $listing.set({ source, items: [], root: null, abilities: null, team: null, nextCursor: null, status: isMissing(error) ? 'missing' : 'error', loadingMore: false });
     folderLoadFailed(error);
   }
 }
@@ -154,7 +188,8 @@ export async function loadMore(): Promise<void> {
     const res = await api.get<ListAnswer>(listUrl(current.source, current.nextCursor));
     if (mine !== generation) return;
     const latest = $listing.get()!;
-    $listing.set({ ...latest, items: [...latest.items, ...res.data], nextCursor: res.meta?.next_cursor ?? null, loadingMore: false });
+    const teams = res.meta?.teams ? { teams: { ...latest.teams, ...res.meta.teams } } : {};
+    $listing.set({ ...latest, ...teams, items: [...latest.items, ...res.data], nextCursor: res.meta?.next_cursor ?? null, loadingMore: false });
   } catch (error) {
     if (mine !== generation) return;
     $listing.set({ ...$listing.get()!, loadingMore: false });

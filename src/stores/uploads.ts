@@ -98,7 +98,12 @@ async function uploaders(): Promise<{ small: Uppy<UploadMeta>; large: Uppy<Uploa
   if (!small) {
     small = wire(new Uppy<UploadMeta>({ id: 'small', autoProceed: true, allowMultipleUploadBatches: true }));
     small.use(XHRUpload, {
-      endpoint: '/api/upload',
+      // The folder is named in the query too: the server picks the acting owner (mine, or a team
+      // folder's owner) from it before reading the body.
+      endpoint: (file) => {
+        const parent = (Array.isArray(file) ? file[0] : file)?.meta.parent_id;
+        return typeof parent === 'string' && parent ? `/api/upload?${new URLSearchParams({ parent_id: parent })}` : '/api/upload';
+      },
       fieldName: 'file',
       formData: true,
       headers,
@@ -185,7 +190,7 @@ const STATUS_KINDS: Record<number, RefusalKind> = { 423: 'quota', 422: 'type', 4
 let refreshTimer: ReturnType<typeof setTimeout> | null = null;
 function scheduleRefresh(parentId: string | null): void {
   const source = $listing.get()?.source;
-  const here = source?.kind === 'latest' || (source?.kind === 'folder' && source.id === parentId);
+  const here = source?.kind === 'latest' || ((source?.kind === 'folder' || source?.kind === 'team' || source?.kind === 'shared') && source.id === parentId);
   if (!here || refreshTimer) return;
   refreshTimer = setTimeout(() => {
     refreshTimer = null;

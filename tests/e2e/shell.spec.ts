@@ -259,7 +259,7 @@ test('on large screens the file area has one sidebar: the sections, then places,
   // One column: the sections first, then the file area's navigation, "Files" once.
   await expect(sidebar.getByRole('navigation', { name: 'Sections' }).getByRole('link')).toHaveText(['Files', 'Profile']);
   await expect(sidebar.getByRole('link', { name: 'Files', exact: true })).toHaveCount(1);
-  await expect(files.getByRole('list', { name: 'Places' }).getByRole('link')).toHaveText(['Recent uploads', 'My shared items', 'Trash']);
+  await expect(files.getByRole('list', { name: 'Places' }).getByRole('link')).toHaveText(['Recent uploads', 'Team folders', 'Shared with me', 'My shared items', 'Trash']);
   await expect(files.getByTestId('favourites').getByRole('link')).toHaveText(['Project 01', 'Project 02']);
   const sidebarBox = (await sidebar.boundingBox())!;
   const mainBox = (await page.locator('main').boundingBox())!;

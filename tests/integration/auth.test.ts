@@ -124,6 +124,24 @@ describe('registration', () => {
     expect(bad.status).toBe(303);
     expect(bad.headers.get('location')).toBe('/sign-up');
   });
+
+  it('a form sign-up from an invitation leads on to sign-in with the way back and the address; another origin is not followed', async () => {
+    const email = uniqueEmail();
+    const form = (extra: Record<string, string>, address = email) => ({ name: 'Form User', email: address, password: 'form password', password_confirmation: 'form password', ...extra });
+    const send = (body: Record<string, string>) => new Client(server.url).request('/register', { method: 'POST', form: body, headers: { Accept: 'text/html' }, xrw: false });
+    const ok = await send(form({ redirect: '/team-folder-invitation/abc?accept=1' }));
+    expect(ok.status).toBe(303);
+    const next = new URL(ok.headers.get('location')!, server.url);
+    expect(next.pathname).toBe('/sign-in');
+    expect(next.searchParams.get('redirect')).toBe('/team-folder-invitation/abc?accept=1');
+    expect(next.searchParams.get('email')).toBe(email);
+    const bad = await send(form({ redirect: '/team-folder-invitation/abc' }, 'broken'));
+    expect(new URL(bad.headers.get('location')!, server.url).searchParams.get('redirect')).toBe('/team-folder-invitation/abc');
+    for (const target of ['//evil.example/x', 'https://evil.example/']) {
+      const away = await send(form({ redirect: target }, uniqueEmail()));
+      expect(away.headers.get('location')).toBe('/sign-in');
+    }
+  });
 });
 
 describe('sign-in and sessions', () => {

@@ -20,4 +20,12 @@ describe('isAppPath', () => {
     expect(isAppPath('/platform/files')).toBe(true);
     expect(isAppPath('/platform/nothing')).toBe(false);
   });
+
+  it('knows the team folder places, with and without a folder', () => {
+    for (const place of ['team-folders', 'shared-with-me']) {
+      expect(isAppPath(`/platform/${place}`)).toBe(true);
+      expect(isAppPath(`/platform/${place}/0b7c3f0e-1b2a-4c3d-9e8f-001122334455`)).toBe(true);
+      expect(isAppPath(`/platform/${place}/a/b`)).toBe(false);
+    }
+  });
 });

@@ -3,9 +3,11 @@ import { Bell } from 'lucide-react';
 import { Popover } from 'radix-ui';
 import { useEffect, useState } from 'react';
 import type { NotificationData } from '../../server/notifications/service.ts';
-import { api } from '../../stores/api.ts';
+import { api, ApiError } from '../../stores/api.ts';
+import { $listing, refreshListing } from '../../stores/files.ts';
+import { acceptInvitation, declineInvitation } from '../../stores/teams.ts';
 import { useT } from '../../stores/i18n.ts';
-import { showAlert } from '../../stores/ui.ts';
+import { showAlert, toast } from '../../stores/ui.ts';
 import { $user } from '../../stores/user.ts';
 import { formatDateTime } from '../../stores/dates.ts';
 
@@ -15,6 +17,8 @@ const ROUTE_PATHS: Record<string, (id: string | null) => string> = {
   RecentUploads: () => '/platform/recent-uploads',
   Trash: () => '/platform/trash',
   Storage: () => '/user/settings/storage',
+  TeamFolders: (id) => (id ? `/platform/team-folders/${encodeURIComponent(id)}` : '/platform/team-folders'),
+  SharedWithMe: (id) => (id ? `/platform/shared-with-me/${encodeURIComponent(id)}` : '/platform/shared-with-me'),
 };
 
 /** How long a notification that was unread when the centre opened stays highlighted (SPEC §5). */
@@ -72,6 +76,13 @@ export function NotificationCenter({ side = 'right', sideOffset = 12 }: { side?:
     });
   };
 
+  const answered = (id: string) => {
+    clearAction(id);
+    if (!shown) return;
+    const strip = (list: NotificationData[]) => list.map((n) => (n.id === id ? { ...n, attributes: { ...n.attributes, action: null } } : n));
+    setShown({ unread: strip(shown.unread), read: strip(shown.read) });
+  };
+
   const groups = shown ?? { unread, read };
   const any = groups.unread.length + groups.read.length > 0;
   return (
@@ -122,7 +133,7 @@ export function NotificationCenter({ side = 'right', sideOffset = 12 }: { side?:
                   <h3 className="mb-2 text-xs font-semibold tracking-wide text-muted uppercase">{t(key)}</h3>
                   <ul className="flex flex-col gap-2">
                     {list.map((n) => (
-                      <NotificationRow key={n.id} notification={n} highlighted={key === 'unread' && highlight} onFollow={() => onOpenChange(false)} />
+                      <NotificationRow key={n.id} notification={n} highlighted={key === 'unread' && highlight} onFollow={() => onOpenChange(false)} onAnswered={answered} />
                     ))}
                   </ul>
                 </section>
@@ -135,13 +146,24 @@ export function NotificationCenter({ side = 'right', sideOffset = 12 }: { side?:
   );
 }
 
-function NotificationRow({ notification, highlighted, onFollow }: { notification: NotificationData; highlighted: boolean; onFollow: () => void }) {
+/** The notification without its action, in the user store and in the open panel (SPEC §4: cleared after an answer). */
+function clearAction(id: string): void {
+  const user = $user.get();
+  if (!user) return;
+  const strip = (list: NotificationData[]) => list.map((n) => (n.id === id ? { ...n, attributes: { ...n.attributes, action: null } } : n));
+  setNotifications(strip(user.relationships.unreadNotifications.data), strip(user.relationships.readNotifications.data));
+}
+
+function NotificationRow({ notification, highlighted, onFollow, onAnswered }: { notification: NotificationData; highlighted: boolean; onFollow: () => void; onAnswered: (id: string) => void }) {
   const { title, description, created_at, action } = notification.attributes;
   const path = action?.type === 'route' ? ROUTE_PATHS[action.params.route]?.(action.params.id) : undefined;
+  const invitation = action?.type === 'invitation' && action.params.id ? action.params.id : null;
   return (
     <li className={`rounded-control px-3 py-2 text-sm ${highlighted ? 'bg-brand-soft' : 'bg-surface-2 transition-colors duration-700'}`}>
       <p className="font-semibold break-words">{title}</p>
-      <p className="break-words text-muted">{description}</p>
+      <p id={`notification-${notification.id}-text`} className="break-words text-muted">
+        {description}
+      </p>
       <div className="mt-1 flex items-center justify-between gap-2">
         <time className="text-xs text-muted" dateTime={created_at}>
           {formatDateTime(created_at)}
@@ -152,6 +174,37 @@ function NotificationRow({ notification, highlighted, onFollow }: { notification
           </a>
         )}
       </div>
+      {invitation && <InvitationAnswer id={invitation} describedBy={`notification-${notification.id}-text`} onAnswered={() => onAnswered(notification.id)} />}
     </li>
+  );
+}
+
+/** Accept or decline a team invitation (SPEC §7: PUT or DELETE /api/teams/invitations/{id}, then a toast). */
+function InvitationAnswer({ id, describedBy, onAnswered }: { id: string; describedBy: string; onAnswered: () => void }) {
+  const t = useT();
+  const [busy, setBusy] = useState(false);
+  const answer = async (accept: boolean) => {
+    setBusy(true);
+    try {
+      await (accept ? acceptInvitation(id) : declineInvitation(id));
+      onAnswered();
+      // An open Shared with me list gains the folder (the live branch will push this instead).
+      if (accept && $listing.get()?.source.kind === 'shared') void refreshListing();
+      toast('success', accept ? t('teams.you_accepted_invitation') : t('teams.you_decline_invitation'));
+    } catch (error) {
+      showAlert({ title: t('popup_error.title'), message: error instanceof ApiError ? error.message : t('popup_error.message') });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="mt-2 flex gap-2">
+      <button type="button" className="btn-primary px-3 py-1.5 text-xs" aria-describedby={describedBy} disabled={busy} onClick={() => void answer(true)}>
+        {t('teams.accept')}
+      </button>
+      <button type="button" className="btn-secondary px-3 py-1.5 text-xs" aria-describedby={describedBy} disabled={busy} onClick={() => void answer(false)}>
+        {t('teams.decline')}
+      </button>
+    </div>
   );
 }

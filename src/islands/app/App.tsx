@@ -20,6 +20,8 @@ const screens = {
   recent: () => import('../platform/RecentScreen.tsx'),
   sharedItems: () => import('../platform/SharedItemsScreen.tsx'),
   trash: () => import('../platform/TrashScreen.tsx'),
+  teamFolders: () => import('../platform/TeamFoldersScreen.tsx'),
+  sharedWithMe: () => import('../platform/SharedWithMeScreen.tsx'),
   profile: () => import('../user/ProfileScreen.tsx'),
   password: () => import('../user/PasswordScreen.tsx'),
   storage: () => import('../user/StorageScreen.tsx'),
@@ -30,6 +32,8 @@ const FilesScreen = lazyScreen(screens.files);
 const RecentScreen = lazyScreen(screens.recent);
 const SharedItemsScreen = lazyScreen(screens.sharedItems);
 const TrashScreen = lazyScreen(screens.trash);
+const TeamFoldersScreen = lazyScreen(screens.teamFolders);
+const SharedWithMeScreen = lazyScreen(screens.sharedWithMe);
 const ProfileScreen = lazyScreen(screens.profile);
 const PasswordScreen = lazyScreen(screens.password);
 const StorageScreen = lazyScreen(screens.storage);
@@ -38,7 +42,7 @@ const AdminArea = lazyScreen(screens.admin);
 // The file area's navigation joins the sidebar on its screens; it shares their chunks. Should its
 // script not arrive, the sidebar goes without it (the screen itself says what failed).
 const FilesNavigation = lazy<ComponentType>(() => import('../platform/FilesNavigation.tsx').catch(() => ({ default: () => null })));
-const FILE_AREA_ROUTES = new Set(['files', 'recent', 'sharedItems', 'trash']);
+const FILE_AREA_ROUTES = new Set(['files', 'recent', 'sharedItems', 'trash', 'teamFolders', 'sharedWithMe']);
 
 function prefetchScreens(admin: boolean): void {
   const run = () => {
@@ -60,7 +64,7 @@ function prefetchScreens(admin: boolean): void {
   });
 }
 
-const LISTING_ROUTES = new Set(['files', 'trash', 'recent']);
+const LISTING_ROUTES = new Set(['files', 'trash', 'recent', 'teamFolders', 'sharedWithMe']);
 let opened: Promise<unknown> = Promise.resolve();
 
 /**
@@ -74,6 +78,8 @@ function prefetchOpening(): void {
   if (opening?.route === 'files') prefetchListing({ kind: 'folder', id: opening.params.id || null });
   else if (opening?.route === 'trash') prefetchListing({ kind: 'trash', id: opening.params.id || null });
   else if (opening?.route === 'recent') prefetchListing({ kind: 'latest' });
+  else if (opening?.route === 'teamFolders') prefetchListing({ kind: 'team', id: opening.params.id || null });
+  else if (opening?.route === 'sharedWithMe') prefetchListing({ kind: 'shared', id: opening.params.id || null });
 }
 if (typeof window !== 'undefined') prefetchOpening();
 
@@ -145,6 +151,8 @@ export default function App() {
         {page?.route === 'recent' && <RecentScreen />}
         {page?.route === 'sharedItems' && <SharedItemsScreen />}
         {page?.route === 'trash' && <TrashScreen folderId={page.params.id || null} />}
+        {page?.route === 'teamFolders' && <TeamFoldersScreen folderId={page.params.id || null} />}
+        {page?.route === 'sharedWithMe' && <SharedWithMeScreen folderId={page.params.id || null} />}
         {page?.route === 'profile' && <ProfileScreen />}
         {page?.route === 'password' && <PasswordScreen />}
         {page?.route === 'storage' && <StorageScreen />}

@@ -9,6 +9,8 @@ export const APP_ROUTES = {
   recent: '/platform/recent-uploads',
   sharedItems: '/platform/my-shared-items',
   trash: '/platform/trash/:id?',
+  teamFolders: '/platform/team-folders/:id?',
+  sharedWithMe: '/platform/shared-with-me/:id?',
   profile: '/user/profile',
   password: '/user/settings/password',
   storage: '/user/settings/storage',

@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { ChevronRight } from 'lucide-react';
 import { useState } from 'react';
-import { $tree, pathTo, type Listing } from '../../stores/files.ts';
+import { $tree, pathTo, type Listing, type TreeNode } from '../../stores/files.ts';
 import { useT } from '../../stores/i18n.ts';
 import { moveWithFeedback } from './actions.ts';
 import { dropTarget } from './dnd.ts';
@@ -22,6 +22,8 @@ export function Breadcrumb({ listing }: { listing: Listing }) {
   else if (source.kind === 'trash') {
     crumbs = [{ id: null, name: t('locations.trash'), href: '/platform/trash' }];
     if (source.id && listing.root) crumbs.push({ id: source.id, name: listing.root.attributes.name, href: `/platform/trash/${source.id}` });
+  } else if (source.kind === 'team' || source.kind === 'shared') {
+    crumbs = teamCrumbs(listing, tree, source.kind === 'team' ? t('teams.team_folders') : t('teams.shared_with_me'));
   } else {
     crumbs = [{ id: null, name: t('locations.home'), href: '/platform/files' }];
     if (source.id) {
@@ -42,6 +44,26 @@ export function Breadcrumb({ listing }: { listing: Listing }) {
       </ol>
     </nav>
   );
+}
+
+/**
+ * In a team folder: the place, then from the team folder down to the open folder. The owner's
+ * folder tree knows the way; a member sees the team folder and the open folder.
+ */
+function teamCrumbs(listing: Listing, tree: TreeNode[], placeName: string): Crumb[] {
+  const { source, team, root } = listing;
+  const base = source.kind === 'team' ? '/platform/team-folders' : '/platform/shared-with-me';
+  const crumbs: Crumb[] = [{ id: null, name: placeName, href: base }];
+  if (source.kind === 'latest' || !source.id) return crumbs;
+  const trail = pathTo(tree, source.id);
+  const from = team ? trail.findIndex((n) => n.id === team.folder_id) : -1;
+  if (from !== -1) {
+    for (const node of trail.slice(from)) crumbs.push({ id: node.id, name: node.name, href: `${base}/${node.id}` });
+    return crumbs;
+  }
+  if (team && team.folder_id !== source.id && team.name) crumbs.push({ id: team.folder_id, name: team.name, href: `${base}/${team.folder_id}` });
+  if (root) crumbs.push({ id: source.id, name: root.attributes.name, href: `${base}/${source.id}` });
+  return crumbs;
 }
 
 function CrumbLink({ crumb, current, droppable }: { crumb: Crumb; current: boolean; droppable: boolean }) {

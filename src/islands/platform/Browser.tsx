@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { Clock, FolderOpen, Trash2 } from 'lucide-react';
+import { Clock, FolderOpen, Trash2, Users } from 'lucide-react';
 import { useEffect } from 'react';
 import { Spinner } from '../../components/Spinner.tsx';
 import { openSpotlight } from '../../components/spotlight/Spotlight.tsx';
@@ -23,7 +23,7 @@ import {
 import { useT } from '../../stores/i18n.ts';
 import { $alert } from '../../stores/ui.ts';
 import { $user } from '../../stores/user.ts';
-import { CreateFolderIcon, openCreateFolder } from './actions.ts';
+import { canWriteHere, CreateFolderIcon, openCreateFolder, openTeamFolderDialog } from './actions.ts';
 import { Breadcrumb } from './Breadcrumb.tsx';
 import { Dialogs } from './dialogs/Dialogs.tsx';
 import { InfoPanel } from './InfoPanel.tsx';
@@ -32,8 +32,21 @@ import { Toolbar } from './Toolbar.tsx';
 import { DropZone } from './DropZone.tsx';
 import { PhonePlaces } from './PhonePlaces.tsx';
 import { UploadFilesButton } from './UploadButton.tsx';
+import { TeamBar } from './teams/TeamBar.tsx';
 
 const sourceKey = (s: Source) => (s.kind === 'latest' ? 'latest' : `${s.kind}:${s.id ?? ''}`);
+
+const PLACE_HOME: Partial<Record<Source['kind'], string>> = { team: '/platform/team-folders', shared: '/platform/shared-with-me' };
+const PHONE_PLACE = { folder: 'home', latest: 'recent', trash: 'trash', team: 'team', shared: 'sharedWithMe' } as const;
+
+/** The place a source belongs to, as the sidebar names it. */
+export function placeName(t: (key: string) => string, source: Source): string {
+  if (source.kind === 'latest') return t('locations.recent');
+  if (source.kind === 'trash') return t('locations.trash');
+  if (source.kind === 'team') return t('teams.team_folders');
+  if (source.kind === 'shared') return t('teams.shared_with_me');
+  return t('locations.home');
+}
 
 /** One file area screen (a folder, the trash, recent uploads): header, items, details panel, dialogs. */
 export function Browser({ source }: { source: Source }) {
@@ -72,18 +85,19 @@ export function Browser({ source }: { source: Source }) {
     requestAnimationFrame(() => focusListItem(reveal));
   }, [reveal, current]);
 
-  const place = source.kind === 'latest' ? t('locations.recent') : source.kind === 'trash' ? t('locations.trash') : t('locations.home');
+  const place = placeName(t, source);
   useTitle(current?.root?.attributes.name ?? place);
 
   return (
     // The places, favourites and folder tree are in the sidebar (FilesNavigation) on large screens.
     <div className={`grid gap-6 ${info ? 'xl:grid-cols-[minmax(0,1fr)_280px]' : ''}`}>
       <section className="min-w-0" aria-busy={!current || current.status === 'loading'}>
-        <PhonePlaces active={source.kind === 'latest' ? 'recent' : source.kind === 'trash' ? 'trash' : 'home'} />
+        <PhonePlaces active={PHONE_PLACE[source.kind]} />
         <header className="mb-4 flex flex-wrap items-center justify-between gap-x-4 gap-y-3">
           {current ? <Breadcrumb listing={current} /> : <h1 className="text-2xl font-bold tracking-tight">{place}</h1>}
           {current && <Toolbar listing={current} selected={selected} favourites={favourites} onSearch={openSpotlight} />}
         </header>
+        {current?.team && <TeamBar listing={current} team={current.team} />}
         <DropZone source={source}>
           <div
             onClick={(e) => {
@@ -117,8 +131,8 @@ function Body({ listing, favourites }: { listing: Listing | null; favourites: Se
   if (listing.status === 'missing') {
     return (
       <Empty icon={<FolderOpen className="size-7" aria-hidden />} title={t('files.load_failed')} text={t('files.not_found')}>
-        <a className="btn-primary mt-5" href="/platform/files">
-          {t('files.open_home')}
+        <a className="btn-primary mt-5" href={PLACE_HOME[listing.source.kind] ?? '/platform/files'}>
+          {PLACE_HOME[listing.source.kind] ? t('teams.open_place', { place: placeName(t, listing.source) }) : t('files.open_home')}
         </a>
       </Empty>
     );
@@ -137,6 +151,18 @@ function Body({ listing, favourites }: { listing: Listing | null; favourites: Se
     const { source } = listing;
     if (source.kind === 'trash') return <Empty icon={<Trash2 className="size-7" aria-hidden />} title={t('files.trash_empty_title')} text={t('files.trash_empty_text')} />;
     if (source.kind === 'latest') return <Empty icon={<Clock className="size-7" aria-hidden />} title={t('files.recent_empty_title')} text={t('files.recent_empty_text')} />;
+    if (source.kind === 'team' && source.id === null) {
+      return (
+        <Empty icon={<Users className="size-7" aria-hidden />} title={t('teams.none_title')} text={t('teams.none_text')}>
+          <button type="button" className="btn-primary mt-5" onClick={() => openTeamFolderDialog({ kind: 'create-team', parentId: null })}>
+            <Users className="size-4" aria-hidden />
+            {t('teams.create')}
+          </button>
+        </Empty>
+      );
+    }
+    if (source.kind === 'shared' && source.id === null) return <Empty icon={<Users className="size-7" aria-hidden />} title={t('teams.shared_none_title')} text={t('teams.shared_none_text')} />;
+    if (!canWriteHere()) return <Empty icon={<FolderOpen className="size-7" aria-hidden />} title={t('files.empty_title')} text={t('teams.empty_view_only')} />;
     return (
       <Empty icon={<FolderOpen className="size-7" aria-hidden />} title={t('files.empty_title')} text={t('files.empty_text')}>
         <div className="mt-5 flex flex-wrap items-center justify-center gap-2" data-testid="empty-actions">

@@ -1,8 +1,9 @@
 import { Upload } from 'lucide-react';
 import { useRef, useState, type DragEvent, type ReactNode } from 'react';
-import type { Source } from '../../stores/files.ts';
+import { isTeamSource, type Source } from '../../stores/files.ts';
 import { useT } from '../../stores/i18n.ts';
 import { enqueue } from '../../stores/uploads.ts';
+import { canWriteHere } from './actions.ts';
 import { hasDragItems } from './dnd.ts';
 import { filesFromDrop } from './pick-files.ts';
 
@@ -11,8 +12,9 @@ export function DropZone({ source, children }: { source: Source; children: React
   const t = useT();
   const [over, setOver] = useState(false);
   const depth = useRef(0);
-  const accepts = (e: DragEvent) => source.kind !== 'trash' && e.dataTransfer.types.includes('Files') && !hasDragItems(e);
-  const parentId = source.kind === 'folder' ? source.id : null;
+  const writable = source.kind !== 'trash' && !(isTeamSource(source) && source.id === null) && canWriteHere();
+  const accepts = (e: DragEvent) => writable && e.dataTransfer.types.includes('Files') && !hasDragItems(e);
+  const parentId = source.kind === 'folder' || isTeamSource(source) ? source.id : null;
   return (
     <div
       className="relative"

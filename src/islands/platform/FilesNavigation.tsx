@@ -8,6 +8,8 @@ function routeSource(page: ReturnType<typeof $router.get>): Source | null {
   if (page?.route === 'files') return { kind: 'folder', id: page.params.id || null };
   if (page?.route === 'trash') return { kind: 'trash', id: page.params.id || null };
   if (page?.route === 'recent') return { kind: 'latest' };
+  if (page?.route === 'teamFolders') return { kind: 'team', id: page.params.id || null };
+  if (page?.route === 'sharedWithMe') return { kind: 'shared', id: page.params.id || null };
   return null;
 }
 

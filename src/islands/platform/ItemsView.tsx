@@ -18,11 +18,11 @@ import {
 } from '../../stores/files.ts';
 import { may } from '../../stores/abilities.ts';
 import { useT } from '../../stores/i18n.ts';
-import { actionsFor, moveWithFeedback, openItem, runAction, type ActionContext } from './actions.ts';
+import { actionsFor, canWriteHere, moveWithFeedback, openItem, runAction, type ActionContext } from './actions.ts';
 import { dropTarget, setDragItems } from './dnd.ts';
 import { ItemContextMenu, openContextMenuFromKeyboard } from './ItemContextMenu.tsx';
 import { ItemIcon } from './ItemIcon.tsx';
-import { ListHeader, LOCATION_WIDTH, widths } from './ListHeader.tsx';
+import { ListHeader, LOCATION_WIDTH, TEAM_DETAIL_WIDTH, widths } from './ListHeader.tsx';
 
 const ROW_HEIGHT = 60;
 const CARD_HEIGHT = 176;
@@ -215,9 +215,9 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
   const press = useRef<ReturnType<typeof setTimeout> | null>(null);
   // A tap opens (there is no double-tap on a phone); a tap in select mode, or after a long press, selects.
   const pointer = useRef<{ type: string; longPressed: boolean }>({ type: 'mouse', longPressed: false });
-  const canDrop = item.type === 'folder' && listing.source.kind === 'folder';
+  const canDrop = item.type === 'folder' && (listing.source.kind === 'folder' || ((listing.source.kind === 'team' || listing.source.kind === 'shared') && listing.source.id !== null && canWriteHere()));
   const a = item.attributes;
-  const detail = item.type === 'folder' ? t('files.items_count', { count: a.items ?? 0 }) : formatSize(a.size);
+  const detail = teamDetail(t, listing, item) ?? (item.type === 'folder' ? t('files.items_count', { count: a.items ?? 0 }) : formatSize(a.size));
   const date = formatDate(a.deleted_at ?? a.created_at);
   const location = originalLocationText(t, item);
 
@@ -235,7 +235,7 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
     title: a.name,
   };
   const handlers = {
-    draggable: may(item, 'move'),
+    draggable: may(item, 'move') && !((listing.source.kind === 'team' || listing.source.kind === 'shared') && listing.source.id === null),
     onClick: (e: React.MouseEvent) => {
       onFocus();
       if (pointer.current.type === 'touch') {
@@ -327,7 +327,7 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
             {location}
           </span>
         )}
-        <span id={`item-${item.id}-detail`} className={`hidden shrink-0 text-right text-sm text-muted tabular-nums sm:block ${widths(listing.source).size}`} aria-hidden>
+        <span id={`item-${item.id}-detail`} className={`hidden shrink-0 truncate text-right text-sm text-muted tabular-nums sm:block ${listing.teams ? TEAM_DETAIL_WIDTH : widths(listing.source).size}`} title={listing.teams ? detail : undefined} aria-hidden>
           {detail}
         </span>
         <span id={`item-${item.id}-date`} className={`hidden shrink-0 text-right text-sm text-muted sm:block ${widths(listing.source).date}`} aria-hidden>
@@ -336,6 +336,15 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
       </div>
     </ItemContextMenu>
   );
+}
+
+/** In a list of team folders: who is in the team (mine), or whose it is and what I may do (shared with me). */
+function teamDetail(t: (key: string, params?: Record<string, string | number>) => string, listing: Listing, item: Item): string | null {
+  const team = listing.teams?.[item.id];
+  if (!team) return null;
+  if (listing.source.kind === 'team') return t('teams.member_count', { count: (team.members?.length ?? 0) + 1 });
+  const permission = team.permission ? t(`teams.${team.permission}`) : '';
+  return [team.owner ? t('teams.owned_by', { name: team.owner.name }) : '', permission].filter(Boolean).join(' · ');
 }
 
 /** The shared mark beside a shared item's name (its link state is in the share dialog). */

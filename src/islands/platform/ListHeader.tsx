@@ -9,11 +9,13 @@ export function ListHeader({ listing, multi }: { listing: Listing; multi: boolea
   const t = useT();
   const { source } = listing;
   const sorting = sortingFor(source, useStore($sorting));
-  const sortable = source.kind !== 'latest';
+  // The lists of team folders come by name, a page at a time: nothing to sort by here.
+  const teamList = (source.kind === 'team' || source.kind === 'shared') && source.id === null;
+  const sortable = source.kind !== 'latest' && !teamList;
   const column = (field: Sorting['field'], label: string, className: string) => {
     const active = sortable && sorting.field === field;
     const Arrow = sorting.direction === 'asc' ? ArrowUp : ArrowDown;
-    if (!sortable) return <span className={className}>{label}</span>;
+    if (!sortable) return <span className={`${className} flex`}>{label}</span>;
     return (
       <button
         type="button"
@@ -42,7 +44,7 @@ export function ListHeader({ listing, multi }: { listing: Listing; multi: boolea
       )}
       {column('name', t('files.sort_name'), 'min-w-0 flex-1 justify-start')}
       {source.kind === 'trash' && column('location', t('files.original_location'), `${LOCATION_WIDTH} justify-start`)}
-      {column('size', t('files.size'), `${widths(source).size} shrink-0 justify-end`)}
+      {teamList ? <span className={`${TEAM_DETAIL_WIDTH} shrink-0 text-right`}>{t('teams.team')}</span> : column('size', t('files.size'), `${widths(source).size} shrink-0 justify-end`)}
       {/* In the trash the date shown (and sorted by) is when the item went there. */}
       {column('created_at', source.kind === 'trash' ? t('files.deleted') : t('files.created'), `${widths(source).date} shrink-0 justify-end`)}
     </div>
@@ -55,4 +57,5 @@ export function ListHeader({ listing, multi }: { listing: Listing; multi: boolea
  * name room.
  */
 export const LOCATION_WIDTH = 'w-[26%] min-w-0 shrink-0';
+export const TEAM_DETAIL_WIDTH = 'w-72';
 export const widths = (source: Listing['source']) => (source.kind === 'trash' ? { size: 'w-20', date: 'w-28' } : { size: 'w-28', date: 'w-32' });

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { Clock, Star, Trash2, Link2 } from 'lucide-react';
+import { Clock, Star, Trash2, Link2, Users, UserCheck } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { useRovingFocus } from '../../components/roving.ts';
 import { $tree, addFavourites, removeFavourite, type Listing } from '../../stores/files.ts';
@@ -34,6 +34,8 @@ export function NavigationPanel({ listing, sharedActive = false }: { listing: Li
       {/* Places, favourites and folders are one tab stop each: arrows move inside. */}
       <ul ref={placeList} {...placeKeys} aria-label={t('files.places')} className="flex flex-col gap-0.5">
         <Place href="/platform/recent-uploads" icon={<Clock className="size-[18px]" aria-hidden />} label={t('locations.recent')} active={source?.kind === 'latest'} />
+        <Place href="/platform/team-folders" icon={<Users className="size-[18px]" aria-hidden />} label={t('teams.team_folders')} active={source?.kind === 'team'} />
+        <Place href="/platform/shared-with-me" icon={<UserCheck className="size-[18px]" aria-hidden />} label={t('teams.shared_with_me')} active={source?.kind === 'shared'} />
         <Place href="/platform/my-shared-items" icon={<Link2 className="size-[18px]" aria-hidden />} label={t('sharing.my_shared_items')} active={sharedActive} />
         <Place href="/platform/trash" icon={<Trash2 className="size-[18px]" aria-hidden />} label={t('locations.trash')} active={source?.kind === 'trash'} />
       </ul>

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { ArrowDownWideNarrow, Check, Ellipsis, LayoutGrid, List, ListChecks, PanelRight, Search, Trash } from 'lucide-react';
+import { ArrowDownWideNarrow, Check, Ellipsis, LayoutGrid, List, ListChecks, PanelRight, Search, Trash, Users } from 'lucide-react';
 import { DropdownMenu } from 'radix-ui';
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useRovingFocus } from '../../components/roving.ts';
@@ -7,7 +7,7 @@ import { openDialog } from '../../stores/dialogs.ts';
 import { $infoPanel, $multiSelectMode, $sorting, $viewType, emptyTrash, sortingFor, toggleMultiSelectMode, type Item, type Listing, type Sorting } from '../../stores/files.ts';
 import { t as translate, useT } from '../../stores/i18n.ts';
 import { toast } from '../../stores/ui.ts';
-import { actionsFor, CreateFolderIcon, openCreateFolder, runAction, type Action, type ActionContext } from './actions.ts';
+import { actionsFor, canWriteHere, CreateFolderIcon, openCreateFolder, openTeamFolderDialog, runAction, type Action, type ActionContext } from './actions.ts';
 import { SelectAllBox, SelectionCount } from './SelectAll.tsx';
 import { UploadButton } from './UploadButton.tsx';
 
@@ -55,12 +55,23 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
   // On a phone, while something is selected, the bar is the selection's: its count, select all,
   // its actions. Creating, searching and view choices come back when the selection is cleared.
   const quiet = selected.length > 0 ? 'max-sm:hidden' : '';
+  // In a team folder (not the list of them) a member uploads and creates folders only with can_edit.
+  const teamFolder = (source.kind === 'team' || source.kind === 'shared') && source.id !== null;
+  const uploadsHere = (source.kind === 'folder' || source.kind === 'latest' || teamFolder) && canWriteHere();
+  const foldersHere = (source.kind === 'folder' || teamFolder) && canWriteHere();
 
   return (
     <div ref={bar} {...roving} className="flex min-w-0 basis-[340px] grow flex-nowrap items-center justify-end gap-1" role="toolbar" aria-label={t('files.toolbar')}>
-      {source.kind !== 'trash' && <UploadButton parentId={source.kind === 'folder' ? source.id : null} className={quiet} />}
-      {source.kind === 'folder' && (
-        <button type="button" className={`btn-primary mr-1 shrink-0 px-3 py-2 text-sm whitespace-nowrap ${quiet}`} onClick={() => openCreateFolder(source.id, listing.abilities)}>
+      {uploadsHere && <UploadButton parentId={source.kind === 'latest' ? null : source.id} className={quiet} />}
+      {source.kind === 'team' && source.id === null && (
+        <button type="button" className={`btn-primary mr-1 shrink-0 px-3 py-2 text-sm whitespace-nowrap ${quiet}`} onClick={() => openTeamFolderDialog({ kind: 'create-team', parentId: null })}>
+          <Users className="size-4" aria-hidden />
+          <span className="hidden sm:inline">{t('teams.create')}</span>
+          <span className="sr-only sm:hidden">{t('teams.create')}</span>
+        </button>
+      )}
+      {foldersHere && (
+        <button type="button" className={`btn-primary mr-1 shrink-0 px-3 py-2 text-sm whitespace-nowrap ${quiet}`} onClick={() => openCreateFolder(source.kind === 'folder' || teamFolder ? source.id : null, listing.abilities)}>
           <CreateFolderIcon className="size-4" aria-hidden />
           <span className="hidden sm:inline">{t('actions.create_folder')}</span>
           <span className="sr-only sm:hidden">{t('actions.create_folder')}</span>
@@ -101,7 +112,7 @@ export function Toolbar({ listing, selected, favourites, onSearch }: { listing: 
           <Search className="size-[18px]" aria-hidden />
         </ToolButton>
       )}
-      {source.kind !== 'latest' && (
+      {source.kind !== 'latest' && !((source.kind === 'team' || source.kind === 'shared') && source.id === null) && (
         <DropdownMenu.Root>
           <DropdownMenu.Trigger asChild>
             <button type="button" aria-label={t('files.sort')} title={t('files.sort')} className={`inline-flex size-9 items-center justify-center rounded-control text-muted hover:bg-surface-2 hover:text-text ${quiet}`}>

@@ -1,14 +1,16 @@
-import { Download, FolderInput, FolderOpen, Inbox, Share2, FolderPlus, Info, Pencil, RotateCcw, Star, StarOff, Trash2, X } from 'lucide-react';
+import { Download, FolderInput, FolderOpen, Inbox, Share2, FolderPlus, Info, Pencil, RotateCcw, Star, StarOff, Trash2, Users, X } from 'lucide-react';
 import type { ComponentType } from 'react';
 import { openPage } from '@nanostores/router';
 import { startDownload } from '../../components/download.ts';
 import { allMay, may, type Abilities } from '../../stores/abilities.ts';
 import { ApiError } from '../../stores/api.ts';
 import { openDialog } from '../../stores/dialogs.ts';
-import { $infoPanel, $listing, $tree, addFavourites, isWithin, moveItems, removeFavourite, restoreItems, trashItems, type Item, type Source, type TreeNode } from '../../stores/files.ts';
+import { $infoPanel, $listing, $tree, addFavourites, isTeamSource, isWithin, moveItems, removeFavourite, restoreItems, trashItems, type Item, type Source, type TreeNode } from '../../stores/files.ts';
 import { t } from '../../stores/i18n.ts';
 import { $router } from '../../stores/router.ts';
 import { showAlert, toast } from '../../stores/ui.ts';
+import { $user } from '../../stores/user.ts';
+import { myPermission } from '../../stores/teams.ts';
 
 /**
  * The item actions, defined once: the toolbar, the context menu and the keyboard all read this
@@ -36,6 +38,22 @@ const inTrash = (ctx: ActionContext) => ctx.source.kind === 'trash';
 const one = (ctx: ActionContext) => ctx.items.length === 1;
 const some = (ctx: ActionContext) => ctx.items.length > 0;
 const onlyFolders = (ctx: ActionContext) => some(ctx) && ctx.items.every((i) => i.type === 'folder');
+/** In a team folder, or the list of them (no `id`): the list holds whole teams, not their files. */
+const teamList = (ctx: ActionContext) => isTeamSource(ctx.source) && ctx.source.id === null;
+/** Sharing, upload requests and favourites are the owner's own: not in folders shared with me. */
+const ownerPlace = (ctx: ActionContext) => ctx.source.kind === 'folder' || (ctx.source.kind === 'team' && ctx.source.id !== null);
+
+/**
+ * Whether the open place takes uploads and new folders at all: the owner's places do (a restriction
+ * flag answers with its popup, SPEC §5, from the listing's abilities); a folder shared with me only
+ * with can_edit; the lists of team folders and the trash never.
+ */
+export function canWriteHere(): boolean {
+  const listing = $listing.get();
+  if (!listing || listing.source.kind === 'trash' || (isTeamSource(listing.source) && listing.source.id === null)) return false;
+  if (listing.source.kind !== 'shared') return true;
+  return listing.abilities ? listing.abilities.upload || listing.abilities.create_folder : myPermission(listing.team, 'shared') === 'can_edit';
+}
 
 /** Runs an action, turning a refusal into the alert popup (SPEC §8). */
 export async function runAction(action: Action, ctx: ActionContext): Promise<void> {
@@ -80,17 +98,25 @@ export const ACTIONS: Action[] = [
     run: (ctx) => openDialog({ kind: 'request-upload', folder: ctx.items[0]! }),
   },
   {
+    // SPEC §5: blocked with the temporary-disabled alert when team folders are off for the account.
+    id: 'convert-team',
+    label: () => t('teams.convert'),
+    Icon: Users,
+    when: (ctx) => ctx.source.kind === 'folder' && one(ctx) && ctx.items[0]!.type === 'folder',
+    run: (ctx) => openTeamFolderDialog({ kind: 'convert-team', folder: ctx.items[0]! }),
+  },
+  {
     id: 'move',
     label: () => t('actions.move'),
     Icon: FolderInput,
-    when: (ctx) => allMay(ctx.items, 'move'),
+    when: (ctx) => !teamList(ctx) && allMay(ctx.items, 'move'),
     run: (ctx) => openDialog({ kind: 'move', items: ctx.items }),
   },
   {
     id: 'favourite',
     label: () => t('actions.add_favourite'),
     Icon: Star,
-    when: (ctx) => !inTrash(ctx) && onlyFolders(ctx) && ctx.items.some((i) => !ctx.favourites.has(i.id)),
+    when: (ctx) => ownerPlace(ctx) && onlyFolders(ctx) && ctx.items.some((i) => !ctx.favourites.has(i.id)),
     run: async (ctx) => {
       const added = ctx.items.filter((i) => !ctx.favourites.has(i.id)).map((i) => i.id);
       await addFavourites(added);
@@ -103,7 +129,7 @@ export const ACTIONS: Action[] = [
     id: 'unfavourite',
     label: () => t('actions.remove_favourite'),
     Icon: StarOff,
-    when: (ctx) => !inTrash(ctx) && onlyFolders(ctx) && ctx.items.every((i) => ctx.favourites.has(i.id)),
+    when: (ctx) => ownerPlace(ctx) && onlyFolders(ctx) && ctx.items.every((i) => ctx.favourites.has(i.id)),
     run: async (ctx) => {
       for (const item of ctx.items) await removeFavourite(item.id);
     },
@@ -147,17 +173,18 @@ export const ACTIONS: Action[] = [
     Icon: Trash2,
     shortcut: 'Del',
     danger: true,
-    when: (ctx) => !inTrash(ctx) && allMay(ctx.items, 'delete'),
+    when: (ctx) => !inTrash(ctx) && !teamList(ctx) && allMay(ctx.items, 'delete'),
     run: async (ctx) => {
       // SPEC §2: after the open folder is deleted (or a folder holding it), the app navigates back
       // to the nearest place that still exists; it leaves first so the gone folder is not reloaded.
-      const open = ctx.source.kind === 'folder' ? ctx.source.id : null;
+      const open = ctx.source.kind === 'folder' || isTeamSource(ctx.source) ? ctx.source.id : null;
       const tree = $tree.get() ?? [];
       const gone = open ? ctx.items.find((i) => i.id === open || isWithin(tree, open, i.id)) : undefined;
       if (gone) {
         const parent = gone.attributes.parent_id;
-        if (parent) openPage($router, 'files', { id: parent });
-        else openPage($router, 'files');
+        const route = routeFor(ctx.source);
+        if (parent) openPage($router, route, { id: parent });
+        else openPage($router, route);
       }
       const trashed = ctx.items;
       await trashItems(trashed);
@@ -203,10 +230,27 @@ export function openCreateFolder(parentId: string | null, here?: Abilities | nul
 }
 export { FolderPlus as CreateFolderIcon };
 
-/** Opens an item: a folder in the browser (trash folders stay in the trash), a file in the viewer. */
+/** Opens the create or convert team folder popup, unless team folders are off for the account (SPEC §5). */
+export function openTeamFolderDialog(dialog: { kind: 'create-team'; parentId: string | null } | { kind: 'convert-team'; folder: Item }): void {
+  if ($user.get()?.meta.restrictions.canCreateTeamFolder === false) {
+    showAlert({ title: t('restrictions.title'), message: t('teams.create_team_folder_temporarily_disabled'), emoji: '🔒' });
+    return;
+  }
+  openDialog(dialog);
+}
+
+/** The route that lists folders of this source's kind. */
+export function routeFor(source: Source): 'files' | 'trash' | 'teamFolders' | 'sharedWithMe' {
+  if (source.kind === 'trash') return 'trash';
+  if (source.kind === 'team') return 'teamFolders';
+  if (source.kind === 'shared') return 'sharedWithMe';
+  return 'files';
+}
+
+/** Opens an item: a folder in the browser (trash and team folders stay in their place), a file in the viewer. */
 export function openItem(item: Item, source: Source): void {
   if (item.type === 'folder') {
-    openPage($router, source.kind === 'trash' ? 'trash' : 'files', { id: item.id });
+    openPage($router, routeFor(source), { id: item.id });
     return;
   }
   if (source.kind === 'trash') {

@@ -14,6 +14,8 @@ const loaders = {
   import: () => import('./ImportDialog.tsx'),
   share: () => import('./ShareDialog.tsx'),
   requestUpload: () => import('./RequestUploadDialog.tsx'),
+  teamFolder: () => import('../teams/TeamFolderDialog.tsx'),
+  teamMembers: () => import('../teams/TeamMembersDialog.tsx'),
 };
 const CreateFolderDialog = lazy(() => loaders.createFolder().then((m) => ({ default: m.CreateFolderDialog })));
 const RenameDialog = lazy(() => loaders.rename().then((m) => ({ default: m.RenameDialog })));
@@ -21,6 +23,9 @@ const MoveDialog = lazy(() => loaders.move().then((m) => ({ default: m.MoveDialo
 const PreviewDialog = lazy(() => loaders.preview().then((m) => ({ default: m.PreviewDialog })));
 const ImportDialog = lazy(() => loaders.import().then((m) => ({ default: m.ImportDialog })));
 const ShareDialog = lazy(() => loaders.share().then((m) => ({ default: m.ShareDialog })));
+const CreateTeamDialog = lazy(() => loaders.teamFolder().then((m) => ({ default: m.CreateTeamDialog })));
+const ConvertTeamDialog = lazy(() => loaders.teamFolder().then((m) => ({ default: m.ConvertTeamDialog })));
+const TeamMembersDialog = lazy(() => loaders.teamMembers().then((m) => ({ default: m.TeamMembersDialog })));
 const RequestUploadDialog = lazy(() => loaders.requestUpload().then((m) => ({ default: m.RequestUploadDialog })));
 
 let prefetched = false;
@@ -57,6 +62,12 @@ function dialogFor(dialog: NonNullable<ReturnType<typeof $dialog.get>>) {
       return <ShareDialog item={dialog.item} />;
     case 'request-upload':
       return <RequestUploadDialog folder={dialog.folder} />;
+    case 'create-team':
+      return <CreateTeamDialog parentId={dialog.parentId} />;
+    case 'convert-team':
+      return <ConvertTeamDialog folder={dialog.folder} />;
+    case 'team-members':
+      return <TeamMembersDialog />;
     case 'confirm':
       return <ConfirmDialog {...dialog} />;
   }

@@ -3,7 +3,8 @@ import { ChevronRight, House } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Emoji } from '../../../components/pickers/Emoji.tsx';
 import { closeDialog } from '../../../stores/dialogs.ts';
-import { $tree, emojiChar, loadTree, type Item, type TreeNode } from '../../../stores/files.ts';
+import { $listing, $tree, emojiChar, loadTree, type Item, type TreeNode } from '../../../stores/files.ts';
+import { loadTeamTree } from '../../../stores/teams.ts';
 import { useT } from '../../../stores/i18n.ts';
 import { moveWithFeedback } from '../actions.ts';
 import { DialogButtons, DialogFrame } from './DialogFrame.tsx';
@@ -11,12 +12,22 @@ import { DialogButtons, DialogFrame } from './DialogFrame.tsx';
 /** Move via a folder picker: the folders being moved (and everything inside them) cannot be chosen. */
 export function MoveDialog({ items }: { items: Item[] }) {
   const t = useT();
-  const tree = useStore($tree);
-  const [target, setTarget] = useState<string | null>(null);
+  const ownTree = useStore($tree);
+  const listing = useStore($listing);
+  // A member moves inside the team folder only: its tree, not mine, and no home to move to.
+  const team = listing?.source.kind === 'shared' ? listing.team : null;
+  const [teamTree, setTeamTree] = useState<TreeNode[] | null>(null);
+  const tree = team ? teamTree : ownTree;
+  const [target, setTarget] = useState<string | null>(team ? team.folder_id : null);
   const moving = new Set(items.filter((i) => i.type === 'folder').map((i) => i.id));
   const parents = new Set(items.map((i) => i.attributes.parent_id ?? null));
   useEffect(() => {
-    void loadTree();
+    if (!team) return void loadTree();
+    const name = team.name ?? listing?.root?.attributes.name ?? '';
+    loadTeamTree(team.folder_id, name)
+      .then(setTeamTree)
+      .catch(() => setTeamTree([{ id: team.folder_id, name, color: null, emoji: null, parent_id: null, folders: [] }]));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const submit = async (event: FormEvent) => {
@@ -30,8 +41,8 @@ export function MoveDialog({ items }: { items: Item[] }) {
     <DialogFrame title={t('files.move_title', { count: items.length })} description={t('files.move_text')}>
       <form onSubmit={(e) => void submit(e)}>
         <div role="radiogroup" aria-label={t('files.move_target')} className="max-h-[50dvh] overflow-y-auto rounded-control border border-border p-1.5 text-sm">
-          <Choice id={null} label={t('locations.home')} icon={<House className="size-[18px] text-brand" aria-hidden />} depth={0} target={target} setTarget={setTarget} disabled={false} />
-          {tree?.map((node) => <Branch key={node.id} node={node} depth={1} target={target} setTarget={setTarget} moving={moving} blocked={false} />)}
+          {!team && <Choice id={null} label={t('locations.home')} icon={<House className="size-[18px] text-brand" aria-hidden />} depth={0} target={target} setTarget={setTarget} disabled={false} />}
+          {tree?.map((node) => <Branch key={node.id} node={node} depth={team ? 0 : 1} target={target} setTarget={setTarget} moving={moving} blocked={false} />)}
         </div>
         {unchanged && <p className="mt-2 text-sm text-muted">{t('files.move_same_place')}</p>}
         <DialogButtons cancel={t('actions.cancel')} submit={t('files.move_here')} busy={unchanged} />
