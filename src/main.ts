@@ -11,6 +11,7 @@ import { startThumbnailWorker } from './server/previews/thumbnails.ts';
 import { recoverUploads } from './server/uploads/recover.ts';
 import { scheduleBlobReconciler } from './server/blobs/reconcile.ts';
 import { scheduleUserDeletions } from './server/admin/users/deletion.ts';
+import { closeEventStreams } from './server/live/hub.ts';
 
 /** The process entry: config, context, migrations, then the HTTP server; SIGTERM drains and closes. */
 async function main(): Promise<void> {
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
       process.exit(0);
     });
     server.closeIdleConnections();
+    closeEventStreams(ctx);
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

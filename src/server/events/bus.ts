@@ -6,6 +6,14 @@ export interface DomainEvents {
   'user.password-reset': { userId: string };
   /** A file's bytes are stored and its item row exists (uploads, imports); thumbnails listen. */
   'file.created': { itemId: string; ownerId: string };
+  /** A notification was stored for the user, or a grouped one gathered another event (the live stream sends it). */
+  'notification.created': { userId: string; notificationId: string };
+  /**
+   * Items of the owner were created, renamed, moved, trashed, restored or deleted: `folderIds` are
+   * the folders whose listing changed (null: the owner's home), `itemIds` the items themselves.
+   * Who hears of it: live/audience.ts. Payloads stay JSON (another process may carry them).
+   */
+  'items.changed': { ownerId: string; folderIds: (string | null)[]; itemIds: string[] };
 }
 
 export interface EventBus {
