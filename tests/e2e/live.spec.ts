@@ -132,5 +132,5 @@ test('a notification stored on the server appears in the bell at once, with a ch
   await page.evaluate(() => document.documentElement.classList.add('dark'));
   await shot(page, 'live-settings-dark-desktop');
   await page.setViewportSize({ width: 390, height: 844 });
-  await shot(page, 'live-settings-light-phone');
+  await shot(page, 'live-settings-dark-phone');
 });

@@ -196,7 +196,7 @@ function SelectSetting({ field, label, hint, value, options, onPicked }: { field
           </option>
         ))}
       </select>
-      <FieldNotes id={id} hint={hint} />
+      <FieldNotes id={id} hint={hint} hintClassName="mt-1.5 text-xs text-muted" />
     </div>
   );
 }
