@@ -1,11 +1,13 @@
 import type { NotificationData } from '../server/notifications/service.ts';
 import { $listing, loadTree, refreshListing } from './files.ts';
+import { refreshStorageUsage } from './storage.ts';
 import { $user } from './user.ts';
 
 /**
  * The signed-in page's one live event stream (GET /api/events): notifications land in the bell as
  * they are stored (with a short sound unless the user muted it), and a change to the folder on
- * screen refreshes its listing and the navigation tree, debounced, keeping selection and scroll.
+ * screen refreshes its listing, the navigation tree and the storage meter, debounced, keeping
+ * selection and scroll.
  * The browser's EventSource reconnects by itself after a dropped connection (resuming with
  * Last-Event-ID); a refused one (429, 401, a restart) is opened again here with a growing pause.
  */
@@ -111,7 +113,10 @@ function scheduleRefresh(what: { listing: boolean; tree: boolean }): void {
     const run = pending;
     pending = null;
     if (run?.listing) void refreshListing();
-    if (run?.tree) void loadTree();
+    if (run?.tree) {
+      void loadTree();
+      refreshStorageUsage();
+    }
   }, REFRESH_DEBOUNCE_MS);
 }
 

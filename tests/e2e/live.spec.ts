@@ -64,6 +64,7 @@ test('a change made in one tab shows in the other tab’s open listing and tree 
   const upload = await page.request.post('/api/upload', { multipart: { file: { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('notes') } }, headers: headers() });
   expect(upload.status()).toBe(201);
   await expect(item(other, 'notes.txt')).toBeVisible();
+  await expect(other.getByTestId('sidebar-scroll').getByTestId('storage-meter')).toContainText('5 B of 5.0 GB used');
   const folderId = (await (await page.request.get('/api/browse/folders/all', { headers: headers() })).json()).data.find((i: { attributes: { name: string } }) => i.attributes.name === 'Live reports').id;
   const renamed = await page.request.post(`/api/rename/${folderId}`, { data: { _method: 'patch', name: 'Quarterly reports' }, headers: headers() });
   expect(renamed.status()).toBe(200);

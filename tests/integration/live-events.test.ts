@@ -154,3 +154,19 @@ describe('GET /api/events', () => {
     await expect.poll(async () => (await events(client)).status).toBe(200);
   });
 });
+
+describe('shutting down', () => {
+  it('ends open event streams instead of waiting for them', async () => {
+    const own = await startServer({ env: { EVENTS_HEARTBEAT_MS: '100' } });
+    try {
+      const { client } = await registerUser(own.url);
+      const stream = await events(client);
+      expect(stream.status).toBe(200);
+      await expect.poll(() => stream.comments).toContain('heartbeat');
+    } finally {
+      await own.stop();
+    }
+    // A clean stop logs "stopped"; a stop that waited for the stream would be forced out (exit 1) without it.
+    expect(own.logs.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
+  });
+});
