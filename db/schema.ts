@@ -51,6 +51,8 @@ export interface UsersTable {
   last_name: string | null;
   theme_mode: ThemeMode | null;
   emoji_type: EmojiType | null;
+  /** 1: a sound plays when a notification arrives; 0: muted (SPEC §2). */
+  notification_sound: Generated<number>;
   /** JSON object of restriction flags that override the defaults (SPEC §3 meta.restrictions); null for none. */
   restrictions: string | null;
   email_verified_at: string | null;

@@ -16,6 +16,7 @@ import * as adminUsers from './20261128090000_admin_users.ts';
 import * as jobRuns from './20261128090000_job_runs.ts';
 import * as languages from './20261128100000_languages.ts';
 import * as teams from './20261129090000_teams.ts';
+import * as notificationSound from './20261129100000_notification_sound.ts';
 
 /**
  * Every migration, imported statically: a folder scan at run time breaks once Vite bundles the
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '20261128090000_job_runs': jobRuns,
   '20261128100000_languages': languages,
   '20261129090000_teams': teams,
+  '20261129100000_notification_sound': notificationSound,
 };

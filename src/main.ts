@@ -13,6 +13,7 @@ import { startTeamSignUps } from './server/teams/invitations.ts';
 import { recoverUploads } from './server/uploads/recover.ts';
 import { scheduleBlobReconciler } from './server/blobs/reconcile.ts';
 import { scheduleUserDeletions } from './server/admin/users/deletion.ts';
+import { closeEventStreams } from './server/live/hub.ts';
 
 /** The process entry: config, context, migrations, then the HTTP server; SIGTERM drains and closes. */
 async function main(): Promise<void> {
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
       process.exit(0);
     });
     server.closeIdleConnections();
+    closeEventStreams(ctx);
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

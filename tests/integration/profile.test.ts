@@ -25,9 +25,9 @@ describe('profile auto-save', () => {
   it('saves one field from { name, value } and several from fields as keys', async () => {
     const { client } = await registerUser(server.url);
     expect((await patch(client, { name: 'first_name', value: 'Grace' })).status).toBe(200);
-    const res = await patch(client, { last_name: 'Hopper', theme_mode: 'dark', emoji_type: 'applemoji' });
+    const res = await patch(client, { last_name: 'Hopper', theme_mode: 'dark', emoji_type: 'applemoji', notification_sound: 'off' });
     expect(res.status).toBe(200);
-    expect(res.body.data.relationships.settings.data.attributes).toEqual({ first_name: 'Grace', last_name: 'Hopper', theme_mode: 'dark', emoji_type: 'applemoji' });
+    expect(res.body.data.relationships.settings.data.attributes).toEqual({ first_name: 'Grace', last_name: 'Hopper', theme_mode: 'dark', emoji_type: 'applemoji', notification_sound: false });
   });
 
   it.each([
@@ -37,6 +37,7 @@ describe('profile auto-save', () => {
     ['an oversized name', { name: 'name', value: 'x'.repeat(121) }, 'name'],
     ['a bad theme', { theme_mode: 'purple' }, 'theme_mode'],
     ['a bad emoji set', { emoji_type: 'wingdings' }, 'emoji_type'],
+    ['a bad notification sound', { notification_sound: 'loud' }, 'notification_sound'],
     ['an object value', { name: 'first_name', value: { a: 1 } }, 'first_name'],
     ['nothing at all', {}, '_'],
   ])('refuses %s with 422 and changes nothing', async (_label, body, field) => {

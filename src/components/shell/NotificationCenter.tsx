@@ -24,6 +24,13 @@ const ROUTE_PATHS: Record<string, (id: string | null) => string> = {
 /** How long a notification that was unread when the centre opened stays highlighted (SPEC §5). */
 const HIGHLIGHT_MS = 1000;
 
+/** Marks the unread ones read here at once and on the server (put back when that fails). */
+function markRead(unread: NotificationData[], read: NotificationData[]): void {
+  const now = new Date().toISOString();
+  setNotifications([], [...unread.map((n) => ({ ...n, attributes: { ...n.attributes, read_at: now } })), ...read]);
+  api.post('/api/user/notifications/read').catch(() => setNotifications(unread, read));
+}
+
 function setNotifications(unread: NotificationData[], read: NotificationData[]): void {
   const user = $user.get();
   if (!user) return;
@@ -34,23 +41,33 @@ function setNotifications(unread: NotificationData[], read: NotificationData[]):
  * The bell and the notification centre (SPEC §2): a 360 px panel grouped under unread and read,
  * "clear all" only when there is something to clear, closed by Escape or a click outside. Opening
  * it marks everything read: the panel keeps the grouping it opened with, the unread ones
- * highlighted for a second, while the bell's dot goes at once.
+ * highlighted for a second, while the bell's dot goes at once. A notification arriving on the live
+ * stream (stores/live.ts) while the panel is open joins it at the top, highlighted and read.
  */
 export function NotificationCenter({ side = 'right', sideOffset = 12 }: { side?: 'right' | 'bottom'; sideOffset?: number }) {
   // Local state: the sidebar and the phone top bar each hold a bell (one of them hidden by CSS).
   const [open, setOpen] = useState(false);
   const [shown, setShown] = useState<{ unread: NotificationData[]; read: NotificationData[] } | null>(null);
-  const [highlight, setHighlight] = useState(false);
+  const [highlighted, setHighlighted] = useState<ReadonlySet<string>>(new Set());
   const user = useStore($user);
   const t = useT();
   const unread = user?.relationships.unreadNotifications.data ?? [];
   const read = user?.relationships.readNotifications.data ?? [];
 
   useEffect(() => {
-    if (!highlight) return;
-    const timer = setTimeout(() => setHighlight(false), HIGHLIGHT_MS);
+    if (highlighted.size === 0) return;
+    const timer = setTimeout(() => setHighlighted(new Set()), HIGHLIGHT_MS);
     return () => clearTimeout(timer);
-  }, [highlight]);
+  }, [highlighted]);
+
+  // Arrivals while the panel is open: shown at the top of its unread group, and read like the others.
+  useEffect(() => {
+    if (!open || !shown || unread.length === 0) return;
+    const ids = new Set(unread.map((n) => n.id));
+    setShown({ unread: [...unread, ...shown.unread.filter((n) => !ids.has(n.id))], read: shown.read.filter((n) => !ids.has(n.id)) });
+    setHighlighted(ids);
+    markRead(unread, read);
+  }, [open, unread]);
 
   const onOpenChange = (next: boolean) => {
     setOpen(next);
@@ -60,10 +77,8 @@ export function NotificationCenter({ side = 'right', sideOffset = 12 }: { side?:
     }
     setShown({ unread, read });
     if (unread.length === 0) return;
-    setHighlight(true);
-    const now = new Date().toISOString();
-    setNotifications([], [...unread.map((n) => ({ ...n, attributes: { ...n.attributes, read_at: now } })), ...read]);
-    api.post('/api/user/notifications/read').catch(() => setNotifications(unread, read));
+    setHighlighted(new Set(unread.map((n) => n.id)));
+    markRead(unread, read);
   };
 
   const clearAll = () => {
@@ -133,7 +148,7 @@ export function NotificationCenter({ side = 'right', sideOffset = 12 }: { side?:
                   <h3 className="mb-2 text-xs font-semibold tracking-wide text-muted uppercase">{t(key)}</h3>
                   <ul className="flex flex-col gap-2">
                     {list.map((n) => (
-                      <NotificationRow key={n.id} notification={n} highlighted={key === 'unread' && highlight} onFollow={() => onOpenChange(false)} onAnswered={answered} />
+                      <NotificationRow key={n.id} notification={n} highlighted={key === 'unread' && highlighted.has(n.id)} onFollow={() => onOpenChange(false)} onAnswered={answered} />
                     ))}
                   </ul>
                 </section>

@@ -8,6 +8,7 @@ import { $router, redirectPage } from '../../stores/router.ts';
 import { watchSession } from '../../stores/session.ts';
 import { closeTopmost } from '../../stores/ui.ts';
 import { $listing, prefetchListing, whenListingSettled } from '../../stores/files.ts';
+import { startLive } from '../../stores/live.ts';
 import { preloadUploaders } from '../../stores/uploads.ts';
 import { $user, loadUser } from '../../stores/user.ts';
 import { lazyScreen } from './screenLoader.ts';
@@ -110,6 +111,10 @@ export default function App() {
       stopWatching();
     };
   }, []);
+
+  // The live event stream opens once there is a signed-in user, and closes with the page.
+  const signedIn = user !== null;
+  useEffect(() => (signedIn ? startLive() : undefined), [signedIn]);
 
   // History-mode navigation scrolls to the top, as a page load would. (A block body: newer
   // browsers return a Promise from scrollTo, which React would take for a cleanup function.)

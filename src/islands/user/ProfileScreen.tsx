@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { Check, LoaderCircle, Upload } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { Avatar } from '../../components/Avatar.tsx';
+import { describedBy, FieldNotes } from '../../components/FieldNotes.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useTitle } from '../../components/useTitle.ts';
 import { ApiError } from '../../stores/api.ts';
@@ -60,6 +61,21 @@ export default function ProfileScreen() {
               ]}
             />
             <LanguageChoice />
+          </div>
+        </section>
+        <section className="card p-6">
+          <h2 className="mb-4 text-lg font-bold">{t('live.notifications')}</h2>
+          <div className="grid gap-5 sm:grid-cols-2">
+            <SelectSetting
+              field="notification_sound"
+              label={t('live.sound')}
+              hint={t('live.sound_hint')}
+              value={settings.notification_sound === false ? 'off' : 'on'}
+              options={[
+                ['on', t('live.sound_on')],
+                ['off', t('live.sound_off')],
+              ]}
+            />
           </div>
         </section>
       </div>
@@ -154,7 +170,7 @@ function AutoSaveField({ field, label, initial, required, className = '' }: { fi
   );
 }
 
-function SelectSetting({ field, label, value, options, onPicked }: { field: string; label: string; value: string; options: [string, string][]; onPicked?: (value: string) => void }) {
+function SelectSetting({ field, label, hint, value, options, onPicked }: { field: string; label: string; hint?: string; value: string; options: [string, string][]; onPicked?: (value: string) => void }) {
   const id = useId();
   return (
     <div>
@@ -166,6 +182,7 @@ function SelectSetting({ field, label, value, options, onPicked }: { field: stri
       </div>
       <select
         id={id}
+        aria-describedby={describedBy(id, hint, undefined)}
         className="input"
         defaultValue={value}
         onChange={(e) => {
@@ -179,6 +196,7 @@ function SelectSetting({ field, label, value, options, onPicked }: { field: stri
           </option>
         ))}
       </select>
+      <FieldNotes id={id} hint={hint} hintClassName="mt-1.5 text-xs text-muted" />
     </div>
   );
 }

@@ -31,6 +31,9 @@ const EnvSchema = z.object({
   UPLOAD_SWEEP_SECONDS: z.coerce.number().int().min(1).default(5 * 60),
   BLOB_RECONCILE_SECONDS: z.coerce.number().int().min(1).default(24 * 60 * 60),
   BLOB_ORPHAN_GRACE_SECONDS: z.coerce.number().int().min(0).default(60 * 60),
+  // The live event stream (GET /api/events): a comment line this often keeps proxies from closing it.
+  EVENTS_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(25_000),
+  EVENTS_MAX_STREAMS: z.coerce.number().int().min(1).max(100).default(5),
   // The instance secret that secrets stored in the settings are encrypted with (src/server/settings/secrets.ts).
   APP_KEY: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 32`)').optional(),
   // Test-only: names a crash point (src/server/faults.ts) at which the process kills itself.
@@ -77,6 +80,8 @@ export interface Config {
   };
   /** APP_KEY: the instance secret; null uses (and creates) DATA_DIR/instance.key. */
   appKey: string | null;
+  /** The live event stream: heartbeat interval, and open streams per user (per process). */
+  events: { heartbeatMs: number; maxStreams: number };
   /** Test-only fault injection (CLOUD_DRIVE_FAULT); null in production. */
   fault: Fault | null;
 }
@@ -135,6 +140,7 @@ function toConfig(env: Env, cwd: string): Config {
     uploads: { expiryMs: env.UPLOAD_EXPIRY_SECONDS * 1000, sweepMs: env.UPLOAD_SWEEP_SECONDS * 1000 },
     blobs: { reconcileMs: env.BLOB_RECONCILE_SECONDS * 1000, orphanGraceMs: env.BLOB_ORPHAN_GRACE_SECONDS * 1000 },
     appKey: env.APP_KEY ?? null,
+    events: { heartbeatMs: env.EVENTS_HEARTBEAT_MS, maxStreams: env.EVENTS_MAX_STREAMS },
     fault: env.CLOUD_DRIVE_FAULT ?? null,
   };
 }

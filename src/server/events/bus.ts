@@ -12,6 +12,14 @@ export interface DomainEvents {
    * `emitAndWait`: listeners finish before the upload is answered.
    */
   'upload.finished': { itemId: string; ownerId: string; name: string; principal: { kind: 'user' | 'share' | 'request' | 'member'; id: string } };
+  /** A notification was stored for the user, or a grouped one gathered another event (the live stream sends it). */
+  'notification.created': { userId: string; notificationId: string };
+  /**
+   * Items of the owner were created, renamed, moved, trashed, restored or deleted: `folderIds` are
+   * the folders whose listing changed (null: the owner's home), `itemIds` the items themselves.
+   * Who hears of it: live/audience.ts. Payloads stay JSON (another process may carry them).
+   */
+  'items.changed': { ownerId: string; folderIds: (string | null)[]; itemIds: string[] };
 }
 
 export interface EventBus {

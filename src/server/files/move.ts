@@ -49,5 +49,6 @@ export async function moveItems(ctx: AppContext, signedIn: User, toId: string | 
     );
     await sets.place(tx, moving.map((item, n) => ({ id: item.id, parentId: targetId, name: names[n]!, nameKey: nameKey(names[n]!) })), at, false);
   });
+  ctx.events.emit('items.changed', { ownerId: user.id, folderIds: [targetId, ...items.map((i) => i.parent_id)], itemIds: items.map((i) => i.id) });
   return reloadAll(ctx, items.map((i) => i.id));
 }

@@ -89,6 +89,7 @@ export async function createFolder(ctx: AppContext, signedIn: User, input: { nam
     if (isUniqueViolation(error)) throw nameTaken();
     throw error;
   }
+  ctx.events.emit('items.changed', { ownerId: user.id, folderIds: [parentId], itemIds: [id] });
   return reload(ctx, id);
 }
 
@@ -161,6 +162,7 @@ export async function createFileItem(
     }, () => validationError({ parent_id: ['The folder was not found.'] })),
   );
   ctx.events.emit('file.created', { itemId: id, ownerId: input.ownerId });
+  ctx.events.emit('items.changed', { ownerId: input.ownerId, folderIds: [input.parentId], itemIds: [id] });
   return reload(ctx, id);
 }
 
@@ -190,6 +192,7 @@ export async function renameItem(
     if (isUniqueViolation(error)) throw nameTaken();
     throw error;
   }
+  ctx.events.emit('items.changed', { ownerId: user.id, folderIds: [item.parent_id], itemIds: [item.id] });
   return reload(ctx, item.id);
 }
 

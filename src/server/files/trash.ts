@@ -87,6 +87,7 @@ export async function removeItems(ctx: AppContext, signedIn: User, refs: (ItemRe
     await sets.trashTrees(tx, user.id, live.map((i) => i.id), at);
     return keys;
   });
+  ctx.events.emit('items.changed', { ownerId: user.id, folderIds: items.map((i) => i.parent_id), itemIds: items.map((i) => i.id) });
   await deleteBlobs(ctx, blobs);
 }
 
@@ -128,7 +129,9 @@ export async function restoreItems(ctx: AppContext, user: User, toHome: boolean,
     );
     await sets.place(tx, roots.map((i, n) => ({ id: i.id, parentId: targets[n]!, name: names[n]!, nameKey: nameKey(names[n]!) })), at, true);
   });
-  return reloadAll(ctx, items.map((i) => i.id));
+  const restored = await reloadAll(ctx, items.map((i) => i.id));
+  ctx.events.emit('items.changed', { ownerId: user.id, folderIds: [...items, ...restored].map((i) => i.parent_id), itemIds: items.map((i) => i.id) });
+  return restored;
 }
 
 export async function reloadAll(ctx: AppContext, ids: string[]): Promise<ItemWithCount[]> {
@@ -168,7 +171,9 @@ async function deleteTrashed(ctx: AppContext, ownerId: string | null, filter: Ra
 /** Empties the user's trash: every trashed item and its blob, for good. */
 export async function dumpTrash(ctx: AppContext, user: User): Promise<number> {
   requireUnscoped(user);
-  return (await deleteTrashed(ctx, user.id, sql`i.owner_id = ${user.id}`, sql`p.owner_id = ${user.id}`)).items;
+  const count = (await deleteTrashed(ctx, user.id, sql`i.owner_id = ${user.id}`, sql`p.owner_id = ${user.id}`)).items;
+  ctx.events.emit('items.changed', { ownerId: user.id, folderIds: [], itemIds: [] });
+  return count;
 }
 
 /** Removes for good what has been in the trash since before `cutoff`, with its blobs. */

@@ -10,6 +10,7 @@ import { handleSharedUpload, isSharedUploadRequest } from '../sharing/data-plane
 import { handleRequestUpload, isRequestUpload } from '../upload-requests/data-plane.ts';
 import { isAvatarRequest, serveAvatar } from './avatars.ts';
 import { isBrandingRequest, serveBranding, serveFavicon } from '../site/branding.ts';
+import { EVENTS_PATH, handleEvents } from '../live/stream.ts';
 
 /**
  * The data plane's routes: requests whose bytes we stream ourselves (with backpressure) instead of
@@ -36,6 +37,7 @@ export const DATA_ROUTES: DataRoute[] = [
   { name: 'zip download', match: isZipRequest, handle: serveZip },
   { name: 'shared upload', match: (p) => isSharedUploadRequest(p), handle: handleSharedUpload },
   { name: 'upload-request upload', match: (p) => isRequestUpload(p), handle: handleRequestUpload },
+  { name: 'live events', match: (p) => p === EVENTS_PATH, handle: handleEvents },
 ];
 
 export function findDataRoute(pathname: string, method: string): DataRoute | undefined {

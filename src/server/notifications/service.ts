@@ -7,7 +7,11 @@ export interface NotificationAction {
   params: { id: string | null; route: string; button: string };
 }
 
-/** Stores a notification for the user; the notification centre shows it through the user resource. */
+/**
+ * Stores a notification for the user; the notification centre shows it through the user resource,
+ * and the live stream (`notification.created`) at once. Inside a caller's transaction the event is
+ * the caller's to emit after the commit (a listener must find the row).
+ */
 export async function createNotification(
   ctx: AppContext,
   input: { userId: string; category: string; title: string; description: string; action: NotificationAction | null },
@@ -17,6 +21,7 @@ export async function createNotification(
     .insertInto('notifications')
     .values({ id, user_id: input.userId, category: input.category, title: input.title, description: input.description, action: input.action ? JSON.stringify(input.action) : null, read_at: null, created_at: ctx.clock.now().toISOString(), group_key: null })
     .execute();
+  if (!ctx.db.isTransaction) ctx.events.emit('notification.created', { userId: input.userId, notificationId: id });
   return id;
 }
 
@@ -45,6 +50,7 @@ export async function addGroupedNotification(
   if (open) {
     const count = open.count + 1;
     await ctx.db.updateTable('notifications').set({ ...input.describe(count), count, created_at: now.toISOString() }).where('id', '=', open.id).execute();
+    ctx.events.emit('notification.created', { userId: input.userId, notificationId: open.id });
     return open.id;
   }
   const id = randomUUID();
@@ -52,6 +58,7 @@ export async function addGroupedNotification(
     .insertInto('notifications')
     .values({ id, user_id: input.userId, category: input.category, ...input.describe(1), action: input.action ? JSON.stringify(input.action) : null, read_at: null, created_at: now.toISOString(), group_key: input.groupKey, count: 1 })
     .execute();
+  ctx.events.emit('notification.created', { userId: input.userId, notificationId: id });
   return id;
 }
 
@@ -74,18 +81,22 @@ function parseAction(raw: string | null): NotificationAction | null {
   }
 }
 
+/** One notification row as SPEC §3's notification resource. */
+export function presentNotification(row: { id: string; category: string; title: string; description: string; created_at: string; read_at: string | null; action: string | null }): NotificationData {
+  return {
+    id: row.id,
+    type: 'notification',
+    attributes: { category: row.category, title: row.title, description: row.description, created_at: row.created_at, read_at: row.read_at, action: parseAction(row.action) },
+  };
+}
+
 /** The user's unread and read notifications, newest first, at most NOTIFICATIONS_SHOWN of each. */
 export async function listNotifications(ctx: AppContext, userId: string): Promise<{ unread: NotificationData[]; read: NotificationData[] }> {
   const group = (unread: boolean) => {
     const query = ctx.db.selectFrom('notifications').selectAll().where('user_id', '=', userId);
     return (unread ? query.where('read_at', 'is', null) : query.where('read_at', 'is not', null)).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(NOTIFICATIONS_SHOWN).execute();
   };
-  const present = (rows: Awaited<ReturnType<typeof group>>): NotificationData[] =>
-    rows.map((row) => ({
-      id: row.id,
-      type: 'notification',
-      attributes: { category: row.category, title: row.title, description: row.description, created_at: row.created_at, read_at: row.read_at, action: parseAction(row.action) },
-    }));
+  const present = (rows: Awaited<ReturnType<typeof group>>): NotificationData[] => rows.map(presentNotification);
   const [unread, read] = await Promise.all([group(true), group(false)]);
   return { unread: present(unread), read: present(read) };
 }

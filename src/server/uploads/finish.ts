@@ -66,7 +66,8 @@ export async function finishUpload(ctx: AppContext, policy: UploadPolicy, input:
       if (input.reservationId) await releaseReservation(tx, input.reservationId);
       let parentId = input.parentId;
       if (parentId !== null && !(await liveFolder(tx, { id: input.ownerId }, parentId))) throw validationError({ parent_id: ['The folder was not found.'] });
-      for (const folder of input.folders) parentId = await ensureFolder({ ...ctx, db: tx }, input.ownerId, parentId, folder);
+      for (const folder of input.folders) parentId = await ensureFolder({ ...ctx, db: tx, events }, input.ownerId, parentId, folder);
+      if (input.folders.length) events.emit('items.changed', { ownerId: input.ownerId, folderIds: [input.parentId], itemIds: [] });
       return { item: await createFileItem({ ...ctx, db: tx, events }, { ownerId: input.ownerId, parentId, name: input.name, mimetype: input.mimetype, size: input.size, blobKey: input.blobKey }) };
     });
   faultPoint(ctx, 'upload-finish-after-blob-write');

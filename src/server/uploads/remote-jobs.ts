@@ -84,9 +84,9 @@ async function runJob(ctx: AppContext, job: JobRow): Promise<void> {
   }
   const done = results.filter((r) => r.status === 'done').length;
   // The job reads as done only together with its notification: whoever sees `done` sees both.
-  await ctx.db.transaction().execute(async (trx) => {
+  const notificationId = await ctx.db.transaction().execute(async (trx) => {
     await q.markDone(trx, job.id, ctx.clock.now().toISOString());
-    await createNotification({ ...ctx, db: trx }, {
+    return createNotification({ ...ctx, db: trx }, {
       userId: job.user_id,
       category: 'remote-upload-done',
       title: done === results.length ? 'Your files were imported' : 'Import from URL finished',
@@ -94,6 +94,8 @@ async function runJob(ctx: AppContext, job: JobRow): Promise<void> {
       action: { type: 'route', params: { id: job.parent_id, route: 'Files', button: 'Show files' } },
     });
   });
+  // Told after the commit: the live stream reads the row it names.
+  ctx.events.emit('notification.created', { userId: job.user_id, notificationId });
 }
 
 async function importOne(ctx: AppContext, job: JobRow, href: string) {

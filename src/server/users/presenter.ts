@@ -48,7 +48,7 @@ export function presentUser(
           data: {
             id: user.id,
             type: 'settings',
-            attributes: { first_name: user.first_name ?? '', last_name: user.last_name ?? '', theme_mode: user.theme_mode, emoji_type: user.emoji_type },
+            attributes: { first_name: user.first_name ?? '', last_name: user.last_name ?? '', theme_mode: user.theme_mode, emoji_type: user.emoji_type, notification_sound: user.notification_sound !== 0 },
           },
         },
         favourites: { data: favourites },

@@ -24,6 +24,7 @@ const FIELDS = {
   last_name: shortText('last name', 80),
   theme_mode: z.enum(['light', 'dark', 'system'], { error: 'The theme mode must be light, dark or system.' }),
   emoji_type: z.enum(['twemoji', 'applemoji'], { error: 'The emoji type must be twemoji or applemoji.' }),
+  notification_sound: z.enum(['on', 'off'], { error: 'The notification sound must be on or off.' }),
 } as const;
 type Field = keyof typeof FIELDS;
 
@@ -48,7 +49,8 @@ export function parseProfilePatch(body: Record<string, unknown>): Partial<Record
 }
 
 export async function updateProfile(ctx: AppContext, user: User, patch: Partial<Record<Field, string>>): Promise<User> {
-  const values = { ...patch, first_name: patch.first_name ?? undefined, last_name: patch.last_name ?? undefined };
+  const { notification_sound: sound, ...rest } = patch;
+  const values = { ...rest, first_name: patch.first_name ?? undefined, last_name: patch.last_name ?? undefined, notification_sound: sound === undefined ? undefined : Number(sound === 'on') };
   await updateUser(ctx, user.id, values as never);
   return (await findUserById(ctx, user.id)) ?? user;
 }

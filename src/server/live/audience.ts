@@ -1,0 +1,20 @@
+import type { AppContext } from '../context.ts';
+import { selfAndAncestorIds } from '../files/queries.ts';
+import { membersOf, teamsOfOwner } from '../teams/queries.ts';
+
+/**
+ * Who hears that items of `ownerId` changed in `folderIds` (null: the owner's home): the users whose
+ * open listings may show them. The owner, and the members of each of the owner's team folders that
+ * holds one of those folders (the team folder itself or a folder below it).
+ */
+export async function audienceFor(ctx: AppContext, ownerId: string, folderIds: (string | null)[]): Promise<string[]> {
+  const audience = new Set([ownerId]);
+  const inside = folderIds.filter((id): id is string => id !== null);
+  if (!inside.length) return [...audience];
+  const teams = await teamsOfOwner(ctx.db, ownerId);
+  if (!teams.length) return [...audience];
+  const lineage = new Set((await Promise.all([...new Set(inside)].map((id) => selfAndAncestorIds(ctx.db, id)))).flat());
+  const reached = teams.filter((team) => lineage.has(team.folder_id)).map((team) => team.id);
+  for (const member of await membersOf(ctx.db, reached)) audience.add(member.user_id);
+  return [...audience];
+}

@@ -1,0 +1,92 @@
+import type { AppContext } from '../context.ts';
+import { findNotification, type NotificationRow } from '../notifications/queries.ts';
+import { audienceFor } from './audience.ts';
+
+/**
+ * The open event streams of this process, by user, and the bus listeners that feed them. Only the
+ * sockets are process-local: what happened comes through the event bus (in-process today, the
+ * database's LISTEN/NOTIFY across processes later), and a resumed stream re-reads the
+ * notifications table, so any process can serve any stream.
+ */
+export interface LiveStream {
+  userId: string;
+  notification(row: NotificationRow): void;
+  itemsChanged(change: { folderIds: (string | null)[]; itemIds: string[] }): void;
+  close(): void;
+}
+
+export interface Hub {
+  /** Adds the stream unless its user has `max` open already (then false). */
+  add(stream: LiveStream, max: number): boolean;
+  remove(stream: LiveStream): void;
+  count(userId: string): number;
+  /** Ends every open stream (shutdown). */
+  closeAll(): void;
+}
+
+const hubs = new WeakMap<AppContext['events'], Hub>();
+
+/** Who hears of an item change (audience.ts; a test may answer it itself). */
+export type Audience = typeof audienceFor;
+
+/** The hub of this context's bus, made (and subscribed) on first use. */
+export function hubFor(ctx: AppContext, audience: Audience = audienceFor): Hub {
+  const known = hubs.get(ctx.events);
+  if (known) return known;
+  const hub = createHub(ctx, audience);
+  hubs.set(ctx.events, hub);
+  return hub;
+}
+
+/** Item ids a change event carries at most: a client only needs to know that its folder changed. */
+const MAX_ITEM_IDS = 100;
+
+function createHub(ctx: AppContext, audience: Audience): Hub {
+  const byUser = new Map<string, Set<LiveStream>>();
+  const fail = (error: unknown) => ctx.logger.error({ err: error }, 'live event delivery failed');
+
+  ctx.events.on('notification.created', ({ userId, notificationId }) => {
+    const streams = byUser.get(userId);
+    if (!streams?.size) return;
+    findNotification(ctx, userId, notificationId)
+      .then((row) => {
+        if (row) for (const stream of byUser.get(userId) ?? []) stream.notification(row);
+      })
+      .catch(fail);
+  });
+
+  ctx.events.on('items.changed', ({ ownerId, folderIds, itemIds }) => {
+    if (byUser.size === 0) return;
+    const change = { folderIds: [...new Set(folderIds)], itemIds: [...new Set(itemIds)].slice(0, MAX_ITEM_IDS) };
+    audience(ctx, ownerId, change.folderIds)
+      .then((userIds) => {
+        for (const userId of new Set(userIds)) for (const stream of byUser.get(userId) ?? []) stream.itemsChanged(change);
+      })
+      .catch(fail);
+  });
+
+  return {
+    add(stream, max) {
+      const streams = byUser.get(stream.userId) ?? new Set();
+      if (streams.size >= max) return false;
+      streams.add(stream);
+      byUser.set(stream.userId, streams);
+      return true;
+    },
+    remove(stream) {
+      const streams = byUser.get(stream.userId);
+      if (!streams) return;
+      streams.delete(stream);
+      if (!streams.size) byUser.delete(stream.userId);
+    },
+    count: (userId) => byUser.get(userId)?.size ?? 0,
+    closeAll() {
+      for (const streams of [...byUser.values()]) for (const stream of [...streams]) stream.close();
+    },
+  };
+}
+
+/** Ends this context's open event streams, so a shutdown does not wait for them. */
+export function closeEventStreams(ctx: AppContext): void {
+  hubs.get(ctx.events)?.closeAll();
+}
