@@ -2,9 +2,9 @@ import type { Browser, Page } from '@playwright/test';
 import { e2eEmail, expect, expectNoSeriousA11yViolations, PASSWORD, shot, signUpAndOpen, test } from './fixtures.ts';
 
 /**
- * Team folders end to end against the server, an owner and a member in two browsers. Where the
- * member or the owner reloads to see the other's change, the live updates (the event stream) will
- * make the reload unnecessary: those places are marked LIVE.
+ * Team folders end to end against the server, an owner and a member in two browsers. The
+ * invitation reaches the member's open bell, and the member's upload the owner's open listing,
+ * through the live event stream, without a reload.
  */
 
 const headers = () => ({ Origin: process.env.E2E_BASE_URL!, 'X-Requested-With': 'XMLHttpRequest' });
@@ -47,8 +47,7 @@ test('an owner creates a team folder and invites; the member accepts, uploads, i
   await expect(page.getByTestId('team-invitations')).toContainText(member.email);
   await page.keyboard.press('Escape');
 
-  // LIVE: the bell should show the invitation without this reload.
-  await member.page.reload();
+  // The invitation arrives in the member's open bell, live.
   await member.page.getByRole('region', { name: 'Account' }).getByRole('button', { name: 'Notifications (1 Unread)' }).click();
   const panel = member.page.getByRole('dialog');
   await panel.getByRole('button', { name: 'Accept' }).click();
@@ -74,8 +73,7 @@ test('an owner creates a team folder and invites; the member accepts, uploads, i
   await shot(member.page, 'teams-member-edit-light-desktop');
   await expectNoSeriousA11yViolations(member.page, 'teams-member-edit-light-desktop');
 
-  // LIVE: the owner's open listing should show the file within a second, without this reload.
-  await page.reload();
+  // The owner's open listing shows the member's upload live (the stream's refresh waits 250 ms for more changes).
   await expect(item(page, 'notes.txt')).toBeVisible();
   // The owner was told the member joined, with a way to the team folder.
   await page.getByRole('region', { name: 'Account' }).getByRole('button', { name: /^Notifications \(\d+ Unread\)$/ }).click();
@@ -134,7 +132,7 @@ test('dissolving a team asks first; the member loses the folder and the owner ke
   await page.goto(`/platform/files/${team.id}`);
   await expect(page.getByRole('heading', { name: 'Launch' })).toBeVisible();
 
-  // LIVE: the member's list should lose it without this reload.
+  // Dissolving changes no item, so the member's open list learns of it on the next load.
   await member.page.reload();
   await expect(member.page.getByRole('heading', { name: 'Nothing shared with you yet' })).toBeVisible();
   // The folder's own address now says it is not there, with the way back to Shared with me.
