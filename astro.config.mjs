@@ -6,7 +6,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
 import { compressAssets } from './integrations/compress-assets.mjs';
 import { emojiData } from './integrations/emoji-data.mjs';
-import { API_BODY_LIMIT_BYTES } from './src/server/http/body-limit.ts';
+import { API_BODY_LIMIT_BYTES } from './src/server/host/body-limit.ts';
 import { INLINE_SCRIPT_HASHES, PAGE_CSP_DIRECTIVES } from './src/server/http/csp.ts';
 
 export default defineConfig({

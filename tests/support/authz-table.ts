@@ -442,8 +442,8 @@ export function apiRoutesOnDisk(dir = API_DIR, prefix = '/api'): string[] {
   return out.sort();
 }
 
-/** The names in src/server/http/data-routes.ts's table. */
+/** The names in src/server/host/data-routes.ts's table. */
 export function dataRoutesOnDisk(): string[] {
-  const source = readFileSync(path.join(ROOT, 'src/server/http/data-routes.ts'), 'utf8');
+  const source = readFileSync(path.join(ROOT, 'src/server/host/data-routes.ts'), 'utf8');
   return [...source.matchAll(/\{\s*name:\s*'([^']+)'/g)].map((m) => m[1]!);
 }

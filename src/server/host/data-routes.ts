@@ -8,7 +8,7 @@ import { isZipRequest, serveZip } from '../downloads/zip.ts';
 import { isThumbnailRequest, serveThumbnail } from '../previews/route.ts';
 import { handleSharedUpload, isSharedUploadRequest } from '../sharing/data-plane.ts';
 import { handleRequestUpload, isRequestUpload } from '../upload-requests/data-plane.ts';
-import { isAvatarRequest, serveAvatar } from './avatars.ts';
+import { isAvatarRequest, serveAvatar } from '../http/avatars.ts';
 import { isBrandingRequest, serveBranding, serveFavicon } from '../site/branding.ts';
 import { EVENTS_PATH, handleEvents } from '../live/stream.ts';
 

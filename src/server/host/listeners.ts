@@ -1,5 +1,5 @@
-import type { AppContext } from './context.ts';
-import { listenToRequestUploads } from './upload-requests/listeners.ts';
+import type { AppContext } from '../context.ts';
+import { listenToRequestUploads } from '../upload-requests/listeners.ts';
 
 /**
  * The features' domain-event listeners (events/bus.ts), subscribed once per process before any
