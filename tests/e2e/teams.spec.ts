@@ -165,8 +165,9 @@ test('an invitee without an account signs up from the invitation page and lands 
   await expect(guest.getByLabel('Email')).toHaveValue(invitee);
   await guest.getByLabel('Password').fill(PASSWORD);
   await guest.getByRole('button', { name: 'Sign in' }).click();
-  await expect(guest).toHaveURL(/\/platform\/shared-with-me/);
-  await expect(guest.getByText('Field notes').first()).toBeVisible();
+  // Straight into the team folder, not only the list of them.
+  await expect(guest).toHaveURL(new RegExp(`/platform/shared-with-me/${team.id}$`));
+  await expect(guest.getByRole('heading', { name: 'Field notes' })).toBeVisible();
   await context.close();
 });
 

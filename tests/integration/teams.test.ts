@@ -71,6 +71,10 @@ describe('team folders: the owner', () => {
     const pub = await new Client(env.server.url).get(`/api/teams/invitations/${invitation}`);
     expect(pub.status).toBe(200);
     expect(pub.body.data).toMatchObject({ email: member.email, status: 'pending', folder: { name: 'Projects' }, inviter: { name: 'Olivia' }, has_account: true });
+    // Only the invited account learns where the folder is; a visitor with the link and another account do not.
+    expect(pub.body.data.folder.id).toBeUndefined();
+    expect((await owner.client.get(`/api/teams/invitations/${invitation}`)).body.data.folder.id).toBeUndefined();
+    expect((await member.client.get(`/api/teams/invitations/${invitation}`)).body.data.folder).toEqual({ name: 'Projects', id: folder });
 
     const accepted = await accept(member, invitation);
     expect(accepted.status, accepted.text).toBe(200);

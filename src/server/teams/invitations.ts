@@ -139,8 +139,11 @@ async function findOpen(ctx: AppContext, id: string): Promise<{ invitation: q.In
   return { invitation, team };
 }
 
-/** What the public invitation page shows: open to visitors, who hold the link. */
-export async function describeInvitation(ctx: AppContext, id: string) {
+/**
+ * What the public invitation page shows: open to visitors, who hold the link. The invited account,
+ * signed in, also gets the folder's id, so the page leads it straight into the team.
+ */
+export async function describeInvitation(ctx: AppContext, id: string, viewer: User | null = null) {
   const { invitation, team } = await findOpen(ctx, id);
   const [folder, inviter, account] = await Promise.all([
     findItem(ctx.db, team.folder_id),
@@ -149,7 +152,7 @@ export async function describeInvitation(ctx: AppContext, id: string) {
   ]);
   return {
     ...presentInvitation(invitation, now(ctx)),
-    folder: { name: folder?.name ?? '' },
+    folder: { name: folder?.name ?? '', ...(viewer && viewer.email.toLowerCase() === invitation.email ? { id: team.folder_id } : {}) },
     inviter: inviter ? { name: inviter.name, avatar: avatarUrls(inviter), color: inviter.color } : null,
     has_account: !!account,
   };

@@ -7,7 +7,7 @@ import { acceptInvitation, declineInvitation, describeInvitation } from '../../.
  * accepted (PUT) or declined (DELETE) by the signed-in account of the invited address.
  */
 export const ALL = publicRoute({
-  GET: async ({ ctx, params }) => ({ data: await describeInvitation(ctx, params.id ?? '') }),
+  GET: async ({ ctx, user, params }) => ({ data: await describeInvitation(ctx, params.id ?? '', user) }),
   PUT: async ({ ctx, user, params }) => {
     if (!user) throw unauthenticated();
     return { data: await acceptInvitation(ctx, user, params.id ?? '') };
