@@ -13,16 +13,19 @@ import {
   type ObjectName,
   objectsFor,
   type Outcome,
+  OWNERS,
   PRINCIPALS,
   type Principal,
+  refusalCode,
   ROWS,
   type Row,
   type Target,
 } from '../support/authz-table.ts';
-import { Client, registerUser } from '../support/client.ts';
+import { Client, registerUser, uniqueEmail } from '../support/client.ts';
 import { mkdir } from '../support/files.ts';
 import { seedFile, seedFolder, useSeededServer } from '../support/seed.ts';
 import { share, uploadTo } from '../support/shares.ts';
+import { accept, createTeam, invite, madeUpInvitationId, seedInvitation, seedMember, seedTeam, teamOf } from '../support/teams.ts';
 import { createToken } from '../support/uploads.ts';
 
 /**
@@ -52,7 +55,28 @@ interface World {
   remoteJob: string;
   links: Record<'visitor' | 'editor' | 'protected' | 'different' | 'expired' | 'revoked' | 'stranger', Scope>;
   requests: Record<'active' | 'another' | 'filled' | 'expired', Scope>;
+  teams: Teams;
   clients: Map<Principal, Client>;
+}
+
+/** The team plane's world: the owner's team folder and the people around it. */
+interface Teams {
+  /** The owner's team folder, with a folder inside that moves aim at. */
+  root: TeamScope;
+  /** A team folder of the owner's that was dissolved (its former member's scope). */
+  dissolved: TeamScope;
+  teamId: string;
+  /** A team of the stranger's, whose invitations the owner gets. */
+  strangerTeam: string;
+  people: Record<'editor' | 'viewer' | 'removed' | 'dissolved' | 'otherTeam' | 'invited' | 'spare', Account>;
+  /** The memberships as built, put back after a cell that may change them. */
+  memberships: { teamId: string; userId: string; permission: 'can_edit' | 'can_view' }[];
+}
+
+interface TeamScope {
+  id: string;
+  name: string;
+  sub: string;
 }
 
 let w: World;
@@ -71,8 +95,8 @@ async function png(): Promise<Buffer> {
 }
 
 /** A fresh item of `userId` in `parentId` (a PNG with thumbnails when asked). */
-async function makeItem(userId: string, parentId: string | null, kind: 'file' | 'folder', thumbnail = false): Promise<Target> {
-  const name = unique(kind === 'file' ? 'file' : 'folder');
+async function makeItem(userId: string, parentId: string | null, kind: 'file' | 'folder', thumbnail = false, prefix: string = kind): Promise<Target> {
+  const name = unique(prefix);
   if (kind === 'folder') return { id: await seedFolder(env.seed, userId, name, parentId), type: 'folder', name, token: '' };
   const file = thumbnail
     ? await seedFile(env.seed, userId, { name: `${name}.png`, parentId, mimetype: 'image/png', content: await png() })
@@ -143,6 +167,8 @@ async function buildWorld(): Promise<World> {
   };
   const requests = { active: await request('Inbox'), another: await request('Inbox elsewhere'), filled: await request('Inbox filled', 'filled'), expired: await request('Inbox expired', 'expired') };
 
+  const teams = await buildTeams(owner, stranger);
+
   const job = await owner.client.post('/api/upload/remote', { urls: ['http://127.0.0.1:9/nothing.bin'], parent_id: null });
   expect(job.status, job.text).toBe(202);
   await importFinished(owner.client, job.body.data.id);
@@ -158,8 +184,61 @@ async function buildWorld(): Promise<World> {
     remoteJob: job.body.data.id,
     links,
     requests,
+    teams,
     clients: new Map(),
   };
+}
+
+/**
+ * The owner's team folder with a can_edit and a can_view member, a member removed again and an
+ * account invited that has not answered; a dissolved team folder with its former member; another
+ * team folder of the owner's with its member; a spare account for the member routes; and a
+ * team of the stranger's. Made through the API, as users would.
+ */
+async function buildTeams(owner: Account, stranger: Account): Promise<Teams> {
+  const people = {
+    editor: await account(),
+    viewer: await account(),
+    removed: await account(),
+    dissolved: await account(),
+    otherTeam: await account(),
+    invited: await account(),
+    spare: await account(),
+  };
+  const scope = async (name: string): Promise<TeamScope> => {
+    const id = await createTeam(owner.client, name);
+    return { id, name, sub: await mkdir(owner.client, 'Sub', id) };
+  };
+  const join = async (folder: string, person: Account, permission: 'can_edit' | 'can_view') => accept(person.client, await invite(owner.client, folder, person.email, permission));
+  // Named to come early in the owner's team folders (by name), which the table makes many of.
+  const root = await scope(unique('0 Team'));
+  await join(root.id, people.editor, 'can_edit');
+  await join(root.id, people.viewer, 'can_view');
+  await join(root.id, people.removed, 'can_edit');
+  expect((await owner.client.request(`/api/teams/folders/${root.id}/members/${people.removed.user.id}`, { method: 'DELETE' })).status).toBe(204);
+  await invite(owner.client, root.id, people.invited.email);
+
+  const dissolved = await scope(unique('Dissolved team'));
+  await join(dissolved.id, people.dissolved, 'can_edit');
+  expect((await owner.client.request(`/api/teams/folders/${dissolved.id}`, { method: 'DELETE' })).status).toBe(204);
+
+  const other = await createTeam(owner.client, unique('Other team'));
+  await join(other, people.otherTeam, 'can_edit');
+  const strangerTeam = (await teamOf(env.seed, await createTeam(stranger.client, unique('Stranger team'))))!;
+
+  const teamId = (await teamOf(env.seed, root.id))!;
+  const otherId = (await teamOf(env.seed, other))!;
+  const memberships = [
+    { teamId, userId: people.editor.user.id, permission: 'can_edit' as const },
+    { teamId, userId: people.viewer.user.id, permission: 'can_view' as const },
+    { teamId: otherId, userId: people.otherTeam.user.id, permission: 'can_edit' as const },
+  ];
+  return { root, dissolved, teamId, strangerTeam, people, memberships };
+}
+
+/** Puts the table's memberships back (after a member left). */
+async function restoreTeams(): Promise<void> {
+  for (const m of w.teams.memberships) await seedMember(env.seed, m.teamId, m.userId, m.permission);
 }
 
 /** Waits until a remote import has run (it writes in the background; SQLite takes one writer at a time). */
@@ -177,7 +256,21 @@ interface Acting {
   /** Share/request planes: the principal's token and the scope its objects are drawn from. */
   scope?: Scope;
   token?: string;
+  /** Team plane: the team folder its objects are drawn from. */
+  team?: TeamScope;
+  /** Team plane: a member routes' call names the acting user itself. */
+  self?: boolean;
 }
+
+const TEAM_PEOPLE: Partial<Record<Principal, keyof Teams['people']>> = {
+  'can_edit member (cookie)': 'editor',
+  'can_edit member (bearer)': 'editor',
+  'can_view member': 'viewer',
+  'removed member': 'removed',
+  'member of a dissolved team': 'dissolved',
+  'member of another team of the owner': 'otherTeam',
+  'invited, not yet accepted': 'invited',
+};
 
 const LINK_OF: Partial<Record<Principal, keyof World['links']>> = {
   'share visitor': 'visitor',
@@ -225,6 +318,16 @@ function acting(principal: Principal): Acting {
       return { client: fresh(), userId: w.owner.user.id, scope: w.links.editor, token: 'f'.repeat(39) };
     case 'made-up request':
       return { client: fresh(), userId: w.owner.user.id, scope: w.requests.active, token: 'g'.repeat(39) };
+    case 'the team’s owner':
+      return { client: w.owner.client, userId: w.owner.user.id, team: w.teams.root };
+  }
+  const person = TEAM_PEOPLE[principal];
+  if (person) {
+    const { client, bearer, user } = w.teams.people[person];
+    // A former member of the dissolved team is tried on the items of that folder; everyone else on the team's.
+    const team = person === 'dissolved' ? w.teams.dissolved : w.teams.root;
+    const viaBearer = principal === 'can_edit member (bearer)';
+    return { client: viaBearer ? fresh() : client, ...(viaBearer ? { bearer } : {}), userId: user.id, team, self: true };
   }
   const linkName = LINK_OF[principal];
   if (linkName) {
@@ -244,12 +347,27 @@ function acting(principal: Principal): Acting {
 // ---- objects
 
 async function objectFor(row: Row, a: Acting, object: ObjectName): Promise<Target> {
+  if (row.kind === 'invitation') return invitationFor(object);
   const kind = row.kind === 'none' ? 'folder' : row.kind;
   const token = a.token ?? '';
   const made = async (userId: string, parent: string | null) => ({ ...(await makeItem(userId, parent, kind, row.thumbnail)), token });
+  /** With `teamFolder`, the folder is made the root of a team of its owner's. */
+  const teamed = async (userId: string, parent: string | null) => {
+    const item = await made(userId, parent);
+    if (row.teamFolder) await seedTeam(env.seed, userId, item.id);
+    return item;
+  };
   const owner = w.owner.user.id;
   switch (object) {
     case 'listing': {
+      if (row.listing === 'team root') return { id: a.team!.id, type: 'folder', name: a.team!.name, token };
+      if (row.listing === 'in team') return made(owner, a.team!.id);
+      if (row.listing === 'team') {
+        // Named to come first in the owner's team folders, which this table makes many of.
+        const item = await makeItem(owner, w.ownerHome, 'folder', false, '0 listed');
+        await seedTeam(env.seed, owner, item.id);
+        return item;
+      }
       const item = await made(owner, null);
       // A file inside, named after the folder, for the listings of files (latest).
       if (row.listing === 'own') await seedFile(env.seed, owner, { name: `${item.name}.txt`, parentId: item.id });
@@ -258,11 +376,17 @@ async function objectFor(row: Row, a: Acting, object: ObjectName): Promise<Targe
       return item;
     }
     case 'own item':
-      return made(owner, w.ownerHome);
+      return teamed(owner, w.ownerHome);
     case 'trashed item':
-      return trash(await made(owner, w.ownerHome));
+      return trash(await teamed(owner, w.ownerHome));
     case 'another user’s item':
-      return made(w.stranger.user.id, w.strangerHome);
+      return teamed(w.stranger.user.id, w.strangerHome);
+    case 'inside the team folder':
+      return made(owner, a.team!.id);
+    case 'the team folder':
+      return { id: a.team!.id, type: 'folder', name: a.team!.name, token };
+    case 'the owner’s item outside it':
+      return made(owner, w.ownerHome);
     case 'nonexistent id':
       return { id: randomUUID(), type: kind, name: 'missing', token };
     case 'inside the share':
@@ -283,16 +407,40 @@ async function objectFor(row: Row, a: Acting, object: ObjectName): Promise<Targe
   }
 }
 
+/** An invitation of the stranger's team: to the owner's address (pending, or revoked for the trashed item) or to someone else's. */
+async function invitationFor(object: ObjectName): Promise<Target> {
+  const team = w.teams.strangerTeam;
+  const inviterId = w.stranger.user.id;
+  const id =
+    object === 'nonexistent id'
+      ? madeUpInvitationId()
+      : await seedInvitation(env.seed, team, object === 'another user’s item' ? uniqueEmail('someone') : w.owner.email, { inviterId, status: object === 'trashed item' ? 'revoked' : 'pending' });
+  return { id, type: 'folder', name: id, token: '' };
+}
+
 /** `touched` collects the other items a call names (the one a move carries), to check them too. */
 function helpers(row: Row, a: Acting, touched: string[]): Helpers {
   const mine = async (): Promise<Target> => {
+    if (row.plane === 'team') return makeItem(w.owner.user.id, a.team!.id, 'file');
     if (row.plane === 'owner') return makeItem(a.userId, (await makeItem(a.userId, null, 'folder')).id, 'file');
     if (row.plane === 'request') return a.scope !== w.requests.active ? { ...a.scope!.uploaded!.file, token: a.token! } : holderItem(a.scope.token, 'file');
     return makeItem(w.owner.user.id, a.scope!.root, 'file');
   };
   return {
     remoteJob: w.remoteJob,
-    sub: a.scope?.sub ?? w.ownerHome,
+    sub: a.team?.sub ?? a.scope?.sub ?? w.ownerHome,
+    async ownFolder() {
+      return (await makeItem(a.userId, null, 'folder')).id;
+    },
+    async invitation(target) {
+      return seedInvitation(env.seed, (await teamOf(env.seed, target.id)) ?? w.teams.teamId, uniqueEmail('pending'), { inviterId: w.owner.user.id });
+    },
+    async member(target) {
+      if (a.self) return a.userId;
+      const spare = w.teams.people.spare.user.id;
+      await seedMember(env.seed, (await teamOf(env.seed, target.id)) ?? w.teams.teamId, spare, 'can_view');
+      return spare;
+    },
     async mine() {
       const item = await mine();
       touched.push(item.id);
@@ -331,7 +479,10 @@ async function send(call: Call, a: Acting, plane: Row['plane']): Promise<{ statu
       .join(',');
     const created = await fetch(env.server.url + call.path, { method: 'POST', headers: { ...headers, 'Upload-Length': '3', 'Upload-Metadata': meta } });
     const location = created.headers.get('location');
-    if (created.status !== 201 || !location) return { status: created.status, body: null, text: await created.text() };
+    if (created.status !== 201 || !location) {
+      const text = await created.text();
+      return { status: created.status, body: text.startsWith('{') ? JSON.parse(text) : null, text };
+    }
     const patch = await fetch(new URL(location, env.server.url), { method: 'PATCH', headers: { ...headers, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, body: 'tus' });
     const text = await patch.text();
     return { status: patch.status === 204 ? 201 : patch.status, body: null, text: `PATCH ${patch.status} ${text}` };
@@ -344,7 +495,7 @@ async function send(call: Call, a: Acting, plane: Row['plane']): Promise<{ statu
 async function state(target: Target, touched: string[]): Promise<string> {
   const db = env.seed.db;
   const count = async (table: 'items' | 'favourites' | 'remote_uploads') => Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-  const [items, trashed, favourites, remote, named, shares, requests] = await Promise.all([
+  const [items, trashed, favourites, remote, named, shares, requests, teams, members, invitations] = await Promise.all([
     count('items'),
     db.selectFrom('items').select((eb) => eb.fn.countAll().as('n')).where('deleted_at', 'is not', null).executeTakeFirstOrThrow(),
     count('favourites'),
@@ -352,8 +503,11 @@ async function state(target: Target, touched: string[]): Promise<string> {
     db.selectFrom('items').select(['id', 'name', 'parent_id', 'deleted_at', 'owner_id']).where('id', 'in', [target.id, ...touched]).orderBy('id').execute(),
     db.selectFrom('shares').select(['token', 'permission', 'updated_at']).orderBy('token').execute(),
     db.selectFrom('upload_requests').select(['token', 'status']).orderBy('token').execute(),
+    db.selectFrom('teams').select(['id', 'folder_id']).orderBy('id').execute(),
+    db.selectFrom('team_members').select(['team_id', 'user_id', 'permission']).orderBy('team_id').orderBy('user_id').execute(),
+    db.selectFrom('team_invitations').select(['id', 'status']).orderBy('id').execute(),
   ]);
-  return JSON.stringify({ items, trashed: Number(trashed.n), favourites, remote, named, shares, requests });
+  return JSON.stringify({ items, trashed: Number(trashed.n), favourites, remote, named, shares, requests, teams, members, invitations });
 }
 
 // ---- the table
@@ -399,42 +553,52 @@ describe('the authorization table', () => {
   });
 
   it('tries every principal on its plane', () => {
-    for (const plane of ['owner', 'share', 'request'] as const) {
+    for (const plane of ['owner', 'share', 'request', 'team'] as const) {
       const tried = new Set(CELLS.filter((c) => c.row.plane === plane).map((c) => c.principal));
       expect([...tried].sort()).toEqual([...PRINCIPALS[plane]].sort());
     }
   });
 
-  it.each(CELLS.map((cell) => [cell.name, cell] as const))('%s', async (_name, { row, principal, object, outcome }) => {
-    const a = acting(principal);
-    // Closing a live request by its own token uses up that request: such a call gets a fresh one.
-    if (row.consumesToken && (a.token === w.requests.active.token || a.token === w.requests.another.token)) {
-      const folder = await makeItem(w.owner.user.id, null, 'folder');
-      const res = await w.owner.client.post('/api/upload-request', { folder_id: folder.id });
-      a.token = res.body.data.attributes.token;
+  it.each(CELLS.map((cell) => [cell.name, cell] as const))('%s', async (_name, cell) => {
+    try {
+      await runCell(cell);
+    } finally {
+      if (cell.row.restoresTeams) await restoreTeams();
     }
-    const target = await objectFor(row, a, object);
-    if (row.favourite && target.name !== 'missing') await favourite(target);
-    const touched: string[] = [];
-    const call = await row.call({ ...target, token: a.token ?? '' }, helpers(row, a, touched));
-    const before = await state(target, touched);
-    const res = await send(call, a, row.plane);
-    const detail = `${call.method} ${call.path}: ${res.status} ${res.text.slice(0, 300)}`;
-    if (outcome === 'ok') {
-      expect(res.status, detail).toBe(row.ok);
-      if (call.path === '/api/upload/remote') await importFinished(w.owner.client, res.body.data.id);
-      if (row.listing && call.method === 'GET') {
-        const owner = principal === 'owner (cookie)' || principal === 'owner (bearer)';
-        if (row.plane === 'owner') expect(res.text.includes(target.name), `${detail}: lists the owner’s item`).toBe(owner);
-      }
-      // Another user's call on their own things leaves the owner's alone; so does closing a closed request.
-      if ((row.othersSeeOwn && !principal.startsWith('owner')) || (row.write && principal === 'filled request')) expect(await state(target, touched), detail).toBe(before);
-      return;
-    }
-    if (outcome === 'empty') {
-      expect(res.status, detail).toBe(200);
-      expect(res.body.data, detail).toEqual([]);
-    } else expect(res.status, detail).toBe(outcome);
-    expect(await state(target, touched), `${detail}: a refusal changed something`).toBe(before);
   });
 });
+
+async function runCell({ row, principal, object, outcome }: Cell): Promise<void> {
+  const a = acting(principal);
+  // Closing a live request by its own token uses up that request: such a call gets a fresh one.
+  if (row.consumesToken && (a.token === w.requests.active.token || a.token === w.requests.another.token)) {
+    const folder = await makeItem(w.owner.user.id, null, 'folder');
+    const res = await w.owner.client.post('/api/upload-request', { folder_id: folder.id });
+    a.token = res.body.data.attributes.token;
+  }
+  const target = await objectFor(row, a, object);
+  if (row.favourite && target.name !== 'missing') await favourite(target);
+  const touched: string[] = [];
+  const call = await row.call({ ...target, token: a.token ?? '' }, helpers(row, a, touched));
+  const before = await state(target, touched);
+  const res = await send(call, a, row.plane);
+  const detail = `${call.method} ${call.path}: ${res.status} ${res.text.slice(0, 300)}`;
+  if (outcome === 'ok') {
+    expect(res.status, detail).toBe(row.ok);
+    if (call.path === '/api/upload/remote') await importFinished(w.owner.client, res.body.data.id);
+    if (row.listing && call.method === 'GET') {
+      const shown = (row.shownTo ?? OWNERS).includes(principal);
+      if (row.plane === 'owner' || row.plane === 'team') expect(res.text.includes(target.name), `${detail}: lists the item`).toBe(shown);
+    }
+    // Another user's call on their own things leaves the owner's alone; so does closing a closed request.
+    if ((row.othersSeeOwn && !principal.startsWith('owner')) || (row.write && principal === 'filled request')) expect(await state(target, touched), detail).toBe(before);
+    return;
+  }
+  if (outcome === 'empty') {
+    expect(res.status, detail).toBe(200);
+    expect(res.body.data, detail).toEqual([]);
+  } else expect(res.status, detail).toBe(outcome);
+  const code = outcome === 403 ? refusalCode(row, principal, object) : undefined;
+  if (code) expect(res.body?.code, detail).toBe(code);
+  expect(await state(target, touched), `${detail}: a refusal changed something`).toBe(before);
+}

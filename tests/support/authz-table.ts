@@ -6,11 +6,13 @@ import path from 'node:path';
  * Three planes, each with its own principals and objects:
  * - owner: the signed-in user's own API (session cookie or bearer token);
  * - share: calls that carry a share-link token;
- * - request: calls that carry an upload-request token.
+ * - request: calls that carry an upload-request token;
+ * - team: signed-in users on the items of a team folder (its members, former members, the invited,
+ *   the owner), through the ordinary file calls and the team routes (src/server/teams/README.md).
  * Pure data and rules; tests/integration/authorization-table.test.ts builds the world and runs the cells.
  */
 
-export type Plane = 'owner' | 'share' | 'request';
+export type Plane = 'owner' | 'share' | 'request' | 'team';
 
 export const PRINCIPALS = {
   owner: [
@@ -27,6 +29,16 @@ export const PRINCIPALS = {
   ],
   share: ['share visitor', 'share visitor, signed in as the owner', 'share editor', 'protected link, locked', 'link to a different item', 'expired link', 'revoked link', 'another user’s link', 'made-up link'],
   request: ['request holder', 'request holder, signed in as another user', 'holder of another request', 'filled request', 'expired request', 'made-up request'],
+  team: [
+    'can_edit member (cookie)',
+    'can_edit member (bearer)',
+    'can_view member',
+    'removed member',
+    'member of a dissolved team',
+    'member of another team of the owner',
+    'invited, not yet accepted',
+    'the team’s owner',
+  ],
 } as const;
 
 export type Principal = (typeof PRINCIPALS)[Plane][number];
@@ -35,6 +47,7 @@ export const OBJECTS = {
   owner: ['own item', 'trashed item', 'another user’s item', 'nonexistent id'],
   share: ['inside the share', 'the share root', 'outside the share', 'trashed inside the share', 'another user’s item', 'nonexistent id'],
   request: ['uploaded by the holder', 'the owner’s item in the folder', 'the request folder', 'outside the folder', 'another user’s item', 'nonexistent id'],
+  team: ['inside the team folder', 'the team folder', 'the owner’s item outside it', 'another user’s item', 'nonexistent id'],
 } as const;
 
 export type ObjectName = (typeof OBJECTS)[Plane][number] | 'listing';
@@ -46,8 +59,14 @@ export const DEAD_TOKENS: readonly Principal[] = ['expired link', 'revoked link'
 /** Live links whose reach does not include the table's share (its objects are out of reach). */
 export const FOREIGN_LINKS: readonly Principal[] = ['link to a different item', 'another user’s link', 'holder of another request'];
 
+/** Who gets the owner's answers on a listing: sees the object in it. */
+export const OWNERS: readonly Principal[] = ['owner (cookie)', 'owner (bearer)', 'the team’s owner'];
+/** Members of the team folder the team plane's objects lie in. */
+export const TEAM_EDITORS: readonly Principal[] = ['can_edit member (cookie)', 'can_edit member (bearer)'];
+export const TEAM_MEMBERS: readonly Principal[] = [...TEAM_EDITORS, 'can_view member'];
+
 /** `ok`: the row's success status. `empty`: 200 with nothing listed. A number: that refusal. `n/a`: the cell does not exist. */
-export type Outcome = 'ok' | 'empty' | 401 | 403 | 404 | 422 | 423 | 'n/a';
+export type Outcome = 'ok' | 'empty' | 401 | 403 | 404 | 409 | 410 | 422 | 423 | 'n/a';
 
 export interface Target {
   id: string;
@@ -58,7 +77,7 @@ export interface Target {
 }
 
 export interface Call {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   json?: unknown;
   /** A multipart upload with these fields (the file is added). */
@@ -76,7 +95,18 @@ export interface Helpers {
   remoteJob: string;
   /** A folder inside the principal's root that moves may aim at. */
   sub: string;
+  /** A fresh folder of the acting user's own (outside every team folder). */
+  ownFolder(): Promise<string>;
+  /** A fresh pending invitation of the team whose folder the target is (else of the table's team). */
+  invitation(target: Target): Promise<string>;
+  /**
+   * A member's user id for the target's team: a team-plane member names itself (trying to change
+   * its own membership); anyone else a spare account made a `can_view` member of that team.
+   */
+  member(target: Target): Promise<string>;
 }
+
+type Outcomes = Partial<Record<ObjectName, Outcome>>;
 
 export interface Row {
   /** `METHOD /api/path/[param]` as on disk (src/pages/api), or `data:<name>` of a data route. */
@@ -85,12 +115,22 @@ export interface Row {
   label?: string;
   plane: Plane;
   write: boolean;
-  /** What the object is: a file, a folder, or none (a listing or the token itself). */
-  kind: 'file' | 'folder' | 'none';
+  /** What the object is: a file, a folder, none (a listing or the token itself), or a team invitation (`invitationRule`). */
+  kind: 'file' | 'folder' | 'none' | 'invitation';
   /** The file needs a thumbnail made. */
   thumbnail?: boolean;
-  /** Listing rows: what to put in it (the owner's fresh item) that others must not see. */
-  listing?: 'own' | 'trashed' | 'shared';
+  /**
+   * Listing rows: what to put in it that others must not see: the owner's fresh item (own, trashed,
+   * shared, or made a team folder: team), or on the team plane the principal's team folder (team
+   * root) or a fresh folder inside it (in team).
+   */
+  listing?: 'own' | 'trashed' | 'shared' | 'team' | 'team root' | 'in team';
+  /** Listing rows: the principals who see the object in it (the rule: the owner's). */
+  shownTo?: readonly Principal[];
+  /** Owner plane: the folders tried (own, trashed, another user's) are made team folders first. */
+  teamFolder?: boolean;
+  /** A rule of the row's own, before the plane's; undefined falls through to the plane's. */
+  rule?: (principal: Principal, object: ObjectName) => Outcome | undefined;
   /** A listing other users may call too (200) but that must not show the owner's item. */
   othersSeeOwn?: boolean;
   ok: number;
@@ -111,11 +151,50 @@ export interface Row {
   closed?: Partial<Record<ObjectName, Outcome>>;
   /** Outcomes for a filled request that differ from `closed`. */
   filled?: Partial<Record<ObjectName, Outcome>>;
+  /** Team plane: the call changes the object itself (renames, moves, removes it): members get 403 on the team folder, and the owner's cell on it is left out (the table's team folder stays). */
+  changesObject?: boolean;
+  /** Team plane: outcomes for every principal that differ from the rule. */
+  everyone?: Outcomes;
+  /** Team plane: outcomes for both kinds of member that differ from the rule (`editor`, `viewer` come first). */
+  member?: Outcomes;
+  editor?: Outcomes;
+  viewer?: Outcomes;
+  /** Team plane: outcomes for the team folder's owner that differ from the rule. */
+  teamOwner?: Outcomes;
+  /** An allowed call changes the table's memberships (leaving): they are put back after the cell. */
+  restoresTeams?: boolean;
+  /** Team plane: the objects for which the call would take items out of the team folder (a member's 403 says `team_move_out`). */
+  moveOut?: readonly ObjectName[];
 }
 
 const patch = (name: string) => ({ _method: 'patch', name });
 const items = (t: Target, extra: Record<string, unknown> = {}) => [{ id: t.id, type: t.type, ...extra }];
 const NAME = () => `Made ${Math.random().toString(36).slice(2, 8)}`;
+const EMAIL = () => `invited.${Math.random().toString(36).slice(2, 10)}@example.test`;
+
+/**
+ * The invitation routes (owner plane, `kind: 'invitation'`): the own item is a pending invitation
+ * to the owner's address, the trashed item a revoked one, another user's item a pending one to
+ * someone else's. Reading is open to anyone with the link; answering is for the invited account only
+ * (403 for another, then 410 for one no longer open).
+ */
+function invitationRule(kind: 'read' | 'answer'): Row['rule'] {
+  return (principal, object) => {
+    // Open to the signed out; a bearer token that is no user's is refused on every route.
+    if (principal !== 'signed out' && UNAUTHENTICATED.includes(principal)) return 401;
+    if (kind === 'read') return object === 'nonexistent id' ? 404 : 'ok';
+    if (principal === 'signed out') return 401;
+    if (object === 'nonexistent id') return 404;
+    if (!OWNERS.includes(principal) || object === 'another user’s item') return 403;
+    return object === 'trashed item' ? 410 : 'ok';
+  };
+}
+
+/** Team plane: refused to members (a route of the owner's), 404 as for an item that is not theirs. */
+const NOT_FOR_MEMBERS: Outcomes = { 'inside the team folder': 404, 'the team folder': 404 };
+/** Team plane: a route that takes the team folder itself: anything else is 404, for its owner too. */
+const TEAM_FOLDER_ONLY: Outcomes = { 'inside the team folder': 404, 'the owner’s item outside it': 404 };
+const teamRow = (row: Omit<Row, 'plane'>): Row => ({ ...row, plane: 'team' });
 
 export const ROWS: Row[] = [
   // ---- owner plane: listings
@@ -366,6 +445,228 @@ export const ROWS: Row[] = [
   { key: 'data:zip download', label: 'request token', plane: 'request', write: false, kind: 'folder', never: true, ok: 200, call: (t) => ({ method: 'GET', path: `/api/zip/${t.token}?items=${t.id}|folder` }) },
   { key: 'GET /api/browse/folders/[id]/[token]', label: 'request token', plane: 'request', write: false, kind: 'folder', never: true, ok: 200, call: (t) => ({ method: 'GET', path: `/api/browse/folders/${t.id}/${t.token}` }) },
   { key: 'data:upload-tus', label: 'request', plane: 'request', write: true, kind: 'folder', ok: 201, call: (t) => ({ method: 'POST', path: '/api/upload/tus', tus: { filename: 'tus.bin', parent_id: t.id } }) },
+
+  // ---- owner plane: team folders (`teamFolder`: the folders tried are team folders) and invitations
+  { key: 'GET /api/teams/folders', plane: 'owner', write: false, kind: 'none', listing: 'team', othersSeeOwn: true, ok: 200, call: () => ({ method: 'GET', path: '/api/teams/folders?limit=100' }) },
+  // Nobody is a member of the owner's fresh team folder, and the owner is none of its own.
+  { key: 'GET /api/teams/shared-with-me', plane: 'owner', write: false, kind: 'none', listing: 'team', shownTo: [], othersSeeOwn: true, ok: 200, call: () => ({ method: 'GET', path: '/api/teams/shared-with-me?limit=100' }) },
+  { key: 'POST /api/teams/folders', plane: 'owner', write: true, kind: 'folder', ok: 201, call: (t) => ({ method: 'POST', path: '/api/teams/folders', json: { name: NAME(), parent_id: t.id } }) },
+  { key: 'POST /api/teams/folders/[id]/convert', plane: 'owner', write: true, kind: 'folder', ok: 201, call: (t) => ({ method: 'POST', path: `/api/teams/folders/${t.id}/convert`, json: {} }) },
+  { key: 'GET /api/teams/folders/[id]', plane: 'owner', teamFolder: true, write: false, kind: 'folder', ok: 200, call: (t) => ({ method: 'GET', path: `/api/teams/folders/${t.id}/` }) },
+  { key: 'GET /api/teams/folders/[id]/tree', plane: 'owner', teamFolder: true, write: false, kind: 'folder', ok: 200, call: (t) => ({ method: 'GET', path: `/api/teams/folders/${t.id}/tree` }) },
+  { key: 'DELETE /api/teams/folders/[id]', plane: 'owner', teamFolder: true, write: true, kind: 'folder', ok: 204, call: (t) => ({ method: 'DELETE', path: `/api/teams/folders/${t.id}` }) },
+  {
+    key: 'POST /api/teams/folders/[id]/invitations',
+    plane: 'owner',
+    teamFolder: true,
+    write: true,
+    kind: 'folder',
+    ok: 201,
+    call: (t) => ({ method: 'POST', path: `/api/teams/folders/${t.id}/invitations`, json: { email: EMAIL(), permission: 'can_view' } }),
+  },
+  {
+    key: 'DELETE /api/teams/folders/[id]/invitations/[invitationId]',
+    plane: 'owner',
+    teamFolder: true,
+    write: true,
+    kind: 'folder',
+    ok: 204,
+    call: async (t, h) => ({ method: 'DELETE', path: `/api/teams/folders/${t.id}/invitations/${await h.invitation(t)}` }),
+  },
+  {
+    key: 'PATCH /api/teams/folders/[id]/members/[userId]',
+    plane: 'owner',
+    teamFolder: true,
+    write: true,
+    kind: 'folder',
+    ok: 200,
+    call: async (t, h) => ({ method: 'PATCH', path: `/api/teams/folders/${t.id}/members/${await h.member(t)}`, json: { permission: 'can_edit' } }),
+  },
+  {
+    key: 'DELETE /api/teams/folders/[id]/members/[userId]',
+    plane: 'owner',
+    teamFolder: true,
+    write: true,
+    kind: 'folder',
+    ok: 204,
+    call: async (t, h) => ({ method: 'DELETE', path: `/api/teams/folders/${t.id}/members/${await h.member(t)}` }),
+  },
+  // The member routes: the owner is no member of its own team folder.
+  { key: 'GET /api/teams/shared-with-me/[id]', plane: 'owner', teamFolder: true, write: false, kind: 'folder', ok: 200, allowed: { 'own item': 404 }, call: (t) => ({ method: 'GET', path: `/api/teams/shared-with-me/${t.id}/` }) },
+  { key: 'DELETE /api/teams/shared-with-me/[id]', plane: 'owner', teamFolder: true, write: true, kind: 'folder', ok: 204, allowed: { 'own item': 404 }, call: (t) => ({ method: 'DELETE', path: `/api/teams/shared-with-me/${t.id}` }) },
+  { key: 'GET /api/teams/invitations/[id]', plane: 'owner', write: false, kind: 'invitation', ok: 200, rule: invitationRule('read'), call: (t) => ({ method: 'GET', path: `/api/teams/invitations/${t.id}` }) },
+  { key: 'PUT /api/teams/invitations/[id]', plane: 'owner', write: true, kind: 'invitation', ok: 200, rule: invitationRule('answer'), call: (t) => ({ method: 'PUT', path: `/api/teams/invitations/${t.id}` }) },
+  { key: 'DELETE /api/teams/invitations/[id]', plane: 'owner', write: true, kind: 'invitation', ok: 204, rule: invitationRule('answer'), call: (t) => ({ method: 'DELETE', path: `/api/teams/invitations/${t.id}` }) },
+
+  // ---- team plane: the ordinary file calls on a team folder's items (the listings must not show it to others)
+  teamRow({ key: 'GET /api/browse/folders/[...id]', label: 'team, home', write: false, kind: 'none', listing: 'team root', ok: 200, call: () => ({ method: 'GET', path: '/api/browse/folders/all?limit=1000' }) }),
+  teamRow({ key: 'GET /api/browse/navigation', label: 'team', write: false, kind: 'none', listing: 'in team', ok: 200, call: () => ({ method: 'GET', path: '/api/browse/navigation' }) }),
+  teamRow({ key: 'GET /api/browse/folders/[...id]', label: 'team', write: false, kind: 'folder', ok: 200, call: (t) => ({ method: 'GET', path: `/api/browse/folders/${t.id}` }) }),
+  teamRow({ key: 'GET /api/teams/folders/[id]/tree', label: 'team', write: false, kind: 'folder', ok: 200, teamOwner: { 'the owner’s item outside it': 404 }, call: (t) => ({ method: 'GET', path: `/api/teams/folders/${t.id}/tree` }) }),
+  teamRow({ key: 'POST /api/create-folder', label: 'team', write: true, kind: 'folder', ok: 201, call: (t) => ({ method: 'POST', path: '/api/create-folder', json: { name: NAME(), parent_id: t.id } }) }),
+  teamRow({ key: 'PATCH /api/rename/[id]', label: 'team', write: true, kind: 'file', changesObject: true, ok: 200, call: (t) => ({ method: 'POST', path: `/api/rename/${t.id}`, json: patch(`${t.name}.renamed`) }) }),
+  teamRow({ key: 'POST /api/move', label: 'team, inside', write: true, kind: 'file', changesObject: true, ok: 200, call: (t, h) => ({ method: 'POST', path: '/api/move', json: { to_id: h.sub, items: items(t) } }) }),
+  // Nothing leaves a team folder by a member's hand (403 team_move_out), not even to its home.
+  teamRow({
+    key: 'POST /api/move',
+    label: 'team, out to my folder',
+    write: true,
+    kind: 'file',
+    changesObject: true,
+    ok: 200,
+    editor: { 'inside the team folder': 403 },
+    moveOut: ['inside the team folder', 'the team folder'],
+    call: async (t, h) => ({ method: 'POST', path: '/api/move', json: { to_id: await h.ownFolder(), items: items(t) } }),
+  }),
+  teamRow({
+    key: 'POST /api/move',
+    label: 'team, out to home',
+    write: true,
+    kind: 'file',
+    changesObject: true,
+    ok: 200,
+    editor: { 'inside the team folder': 403 },
+    moveOut: ['inside the team folder', 'the team folder'],
+    call: (t) => ({ method: 'POST', path: '/api/move', json: { to_id: null, items: items(t) } }),
+  }),
+  // Moving an item of the team folder (`mine`) into the object: a target outside it is a move out.
+  teamRow({
+    key: 'POST /api/move',
+    label: 'team, into',
+    write: true,
+    kind: 'folder',
+    ok: 200,
+    member: { 'the owner’s item outside it': 403, 'another user’s item': 403, 'nonexistent id': 403 },
+    moveOut: ['the owner’s item outside it', 'another user’s item', 'nonexistent id'],
+    call: async (t, h) => ({ method: 'POST', path: '/api/move', json: { to_id: t.id, items: items(await h.mine()) } }),
+  }),
+  teamRow({ key: 'POST /api/remove', label: 'team', write: true, kind: 'file', changesObject: true, ok: 204, call: (t) => ({ method: 'POST', path: '/api/remove', json: { items: items(t) } }) }),
+  // All or nothing: with the object refused, the team folder's item (`mine`) stays too.
+  teamRow({
+    key: 'POST /api/remove',
+    label: 'team, with one of mine',
+    write: true,
+    kind: 'file',
+    changesObject: true,
+    ok: 204,
+    call: async (t, h) => ({ method: 'POST', path: '/api/remove', json: { items: [...items(await h.mine()), ...items(t)] } }),
+  }),
+  teamRow({ key: 'POST /api/remove', label: 'team, for good', write: true, kind: 'file', changesObject: true, ok: 204, call: (t) => ({ method: 'POST', path: '/api/remove', json: { items: items(t, { force_delete: true }) } }) }),
+  // A member's plain upload names the team folder in the query string (the form field repeats it).
+  teamRow({ key: 'data:upload', label: 'team', write: true, kind: 'folder', ok: 201, call: (t) => ({ method: 'POST', path: `/api/upload?parent_id=${t.id}`, upload: { parent_id: t.id } }) }),
+  teamRow({ key: 'data:upload-tus', label: 'team', write: true, kind: 'folder', ok: 201, call: (t) => ({ method: 'POST', path: '/api/upload/tus', tus: { filename: 'tus.bin', parent_id: t.id } }) }),
+  teamRow({ key: 'data:file download', label: 'team', write: false, kind: 'file', ok: 200, everyone: { 'the team folder': 404 }, call: (t) => ({ method: 'GET', path: `/file/${t.id}` }) }),
+  teamRow({ key: 'data:thumbnails', label: 'team', write: false, kind: 'file', thumbnail: true, ok: 200, everyone: { 'the team folder': 404 }, call: (t) => ({ method: 'GET', path: `/thumbnail/${t.id}/sm` }) }),
+  teamRow({ key: 'data:zip download', label: 'team', write: false, kind: 'folder', ok: 200, call: (t) => ({ method: 'GET', path: `/api/zip?items=${t.id}|folder` }) }),
+  teamRow({
+    key: 'data:zip download',
+    label: 'team, with one of mine',
+    write: false,
+    kind: 'folder',
+    ok: 200,
+    call: async (t, h) => ({ method: 'GET', path: `/api/zip?items=${(await h.mine()).id}|file,${t.id}|folder` }),
+  }),
+  // Only the owner shares; to a member the item is not theirs to share (404).
+  teamRow({ key: 'POST /api/share/[id]', label: 'team', write: true, kind: 'folder', ok: 201, member: NOT_FOR_MEMBERS, call: (t) => ({ method: 'POST', path: `/api/share/${t.id}`, json: { type: 'folder', permission: 'visitor' } }) }),
+
+  // ---- team plane: the team routes. The owner's are 404 to members; the members' to everyone else.
+  teamRow({ key: 'GET /api/teams/folders', label: 'team', write: false, kind: 'none', listing: 'team root', ok: 200, call: () => ({ method: 'GET', path: '/api/teams/folders?limit=100' }) }),
+  teamRow({ key: 'GET /api/teams/shared-with-me', label: 'team', write: false, kind: 'none', listing: 'team root', shownTo: TEAM_MEMBERS, ok: 200, call: () => ({ method: 'GET', path: '/api/teams/shared-with-me?limit=100' }) }),
+  // No team folder inside another (422), and a member's parent_id is not theirs.
+  teamRow({
+    key: 'POST /api/teams/folders',
+    label: 'team',
+    write: true,
+    kind: 'folder',
+    ok: 201,
+    member: NOT_FOR_MEMBERS,
+    teamOwner: { 'inside the team folder': 422, 'the team folder': 422 },
+    call: (t) => ({ method: 'POST', path: '/api/teams/folders', json: { name: NAME(), parent_id: t.id } }),
+  }),
+  teamRow({
+    key: 'POST /api/teams/folders/[id]/convert',
+    label: 'team',
+    write: true,
+    kind: 'folder',
+    ok: 201,
+    member: NOT_FOR_MEMBERS,
+    teamOwner: { 'inside the team folder': 422, 'the team folder': 409 },
+    call: (t) => ({ method: 'POST', path: `/api/teams/folders/${t.id}/convert`, json: {} }),
+  }),
+  teamRow({ key: 'GET /api/teams/folders/[id]', label: 'team', write: false, kind: 'folder', ok: 200, member: NOT_FOR_MEMBERS, teamOwner: { 'the owner’s item outside it': 404 }, call: (t) => ({ method: 'GET', path: `/api/teams/folders/${t.id}/` }) }),
+  teamRow({
+    key: 'DELETE /api/teams/folders/[id]',
+    label: 'team',
+    write: true,
+    kind: 'folder',
+    ok: 204,
+    member: NOT_FOR_MEMBERS,
+    // The owner's own dissolving is the owner plane's cell: the table's team stays.
+    teamOwner: { ...TEAM_FOLDER_ONLY, 'the team folder': 'n/a' },
+    call: (t) => ({ method: 'DELETE', path: `/api/teams/folders/${t.id}` }),
+  }),
+  teamRow({
+    key: 'POST /api/teams/folders/[id]/invitations',
+    label: 'team',
+    write: true,
+    kind: 'folder',
+    ok: 201,
+    member: NOT_FOR_MEMBERS,
+    teamOwner: TEAM_FOLDER_ONLY,
+    call: (t) => ({ method: 'POST', path: `/api/teams/folders/${t.id}/invitations`, json: { email: EMAIL(), permission: 'can_edit' } }),
+  }),
+  teamRow({
+    key: 'DELETE /api/teams/folders/[id]/invitations/[invitationId]',
+    label: 'team',
+    write: true,
+    kind: 'folder',
+    ok: 204,
+    member: NOT_FOR_MEMBERS,
+    teamOwner: TEAM_FOLDER_ONLY,
+    call: async (t, h) => ({ method: 'DELETE', path: `/api/teams/folders/${t.id}/invitations/${await h.invitation(t)}` }),
+  }),
+  // A member trying its own membership: a can_view member may not make itself can_edit.
+  teamRow({
+    key: 'PATCH /api/teams/folders/[id]/members/[userId]',
+    label: 'team',
+    write: true,
+    kind: 'folder',
+    ok: 200,
+    member: NOT_FOR_MEMBERS,
+    teamOwner: TEAM_FOLDER_ONLY,
+    call: async (t, h) => ({ method: 'PATCH', path: `/api/teams/folders/${t.id}/members/${await h.member(t)}`, json: { permission: 'can_edit' } }),
+  }),
+  teamRow({
+    key: 'DELETE /api/teams/folders/[id]/members/[userId]',
+    label: 'team',
+    write: true,
+    kind: 'folder',
+    ok: 204,
+    member: NOT_FOR_MEMBERS,
+    teamOwner: TEAM_FOLDER_ONLY,
+    call: async (t, h) => ({ method: 'DELETE', path: `/api/teams/folders/${t.id}/members/${await h.member(t)}` }),
+  }),
+  teamRow({
+    key: 'GET /api/teams/shared-with-me/[id]',
+    label: 'team',
+    write: false,
+    kind: 'folder',
+    ok: 200,
+    teamOwner: { 'inside the team folder': 404, 'the team folder': 404, 'the owner’s item outside it': 404 },
+    call: (t) => ({ method: 'GET', path: `/api/teams/shared-with-me/${t.id}/` }),
+  }),
+  // Leaving takes the team folder's id; a can_view member may leave too.
+  teamRow({
+    key: 'DELETE /api/teams/shared-with-me/[id]',
+    label: 'team',
+    write: true,
+    kind: 'folder',
+    ok: 204,
+    restoresTeams: true,
+    member: { 'inside the team folder': 404, 'the team folder': 'ok' },
+    teamOwner: { 'inside the team folder': 404, 'the team folder': 404, 'the owner’s item outside it': 404 },
+    call: (t) => ({ method: 'DELETE', path: `/api/teams/shared-with-me/${t.id}` }),
+  }),
 ];
 
 /**
@@ -374,6 +675,9 @@ export const ROWS: Row[] = [
  */
 export function expected(row: Row, principal: Principal, object: ObjectName): Outcome {
   if (row.never) return 404;
+  const ruled = row.rule?.(principal, object);
+  if (ruled !== undefined) return ruled;
+  if (row.plane === 'team') return expectedInTeam(row, principal, object);
   if (row.plane === 'owner') {
     if (UNAUTHENTICATED.includes(principal)) return 401;
     const owner = principal === 'owner (cookie)' || principal === 'owner (bearer)';
@@ -406,6 +710,43 @@ export function expected(row: Row, principal: Principal, object: ObjectName): Ou
   if (object === 'listing') return 'ok';
   const inReach = object === 'uploaded by the holder' || object === 'the owner’s item in the folder' || object === 'the request folder';
   return row.allowed?.[object] ?? (inReach ? 'ok' : 404);
+}
+
+/**
+ * The team plane: the owner may do anything with its items (the team folder itself is left alone
+ * where the call would change it); a member reads the team folder's items and a can_edit member also
+ * writes them, but not the team folder itself; everything else is 404 to them, as is everything to
+ * a former member, a member of another team, the merely invited.
+ */
+function expectedInTeam(row: Row, principal: Principal, object: ObjectName): Outcome {
+  if (object === 'listing') return 'ok';
+  const own = row.everyone?.[object];
+  if (own !== undefined) return own;
+  const root = object === 'the team folder';
+  const inTeam = root || object === 'inside the team folder';
+  if (principal === 'the team’s owner') {
+    const owner = row.teamOwner?.[object];
+    if (owner !== undefined) return owner;
+    if (root && row.changesObject) return 'n/a';
+    return inTeam || object === 'the owner’s item outside it' ? 'ok' : 404;
+  }
+  if (!TEAM_MEMBERS.includes(principal)) return 404;
+  const editor = TEAM_EDITORS.includes(principal);
+  const member = (editor ? row.editor : row.viewer)?.[object] ?? row.member?.[object];
+  if (member !== undefined) return member;
+  if (!inTeam) return 404;
+  if (row.write && !editor) return 403;
+  return root && row.changesObject ? 403 : 'ok';
+}
+
+/**
+ * Team plane: the `code` a member's 403 carries, when it says why: a move out of the team folder
+ * (checked first), else a can_view member's write. A can_edit member's 403 on the team folder itself has none.
+ */
+export function refusalCode(row: Row, principal: Principal, object: ObjectName): string | undefined {
+  if (row.plane !== 'team' || !TEAM_MEMBERS.includes(principal)) return undefined;
+  if (row.moveOut?.includes(object)) return 'team_move_out';
+  return TEAM_EDITORS.includes(principal) ? undefined : 'team_read_only';
 }
 
 /** The objects a principal is tried on: all of its plane's for those who get past the door, one for the rest. */

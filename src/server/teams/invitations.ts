@@ -105,11 +105,15 @@ export async function inviteAll(ctx: AppContext, owner: User, team: q.TeamRow, l
   return rows;
 }
 
-/** The team whose folder is `folderId`, when `user` owns it; else 404 (a member, a stranger, no team alike). */
+/**
+ * The team whose folder is `folderId`, when `user` owns it and the folder is outside the trash;
+ * else 404 (a member, a stranger, no team alike). A team folder in the trash is out of sight, as
+ * in the lists and the browsing: nobody is invited to it, nor its team changed, until it is restored.
+ */
 export async function requireOwnTeam(ctx: AppContext, user: User, folderId: string): Promise<q.TeamRow> {
   requireUnscoped(user);
   const team = UUID.test(folderId) ? await q.findTeamByFolder(ctx.db, folderId) : undefined;
-  if (!team || team.owner_id !== user.id) throw notFound('The team folder was not found.');
+  if (!team || team.owner_id !== user.id || (await findItem(ctx.db, team.folder_id))?.deleted_at !== null) throw notFound('The team folder was not found.');
   return team;
 }
 
