@@ -764,8 +764,12 @@ const API_DIR = path.join(ROOT, 'src/pages/api');
 
 /** Routes that touch no item: the account, the admin area (tests/integration/admin-access.test.ts) and setup. */
 export const NOT_ITEM_ROUTES = [/^\w+ \/api\/admin\//, /^\w+ \/api\/setup\//, /^\w+ \/api\/user(\/|$)/];
-/** Data routes that serve no user's items. */
-export const NOT_ITEM_DATA_ROUTES = ['branding', 'favicon', 'avatars'];
+/**
+ * Data routes that serve no user's items. The live event stream names no item either: it sends a
+ * user only their own events, and its refusals (signed out, a wrong token, another user's events,
+ * the cap) are tested in tests/integration/live-events.test.ts.
+ */
+export const NOT_ITEM_DATA_ROUTES = ['branding', 'favicon', 'avatars', 'live events'];
 
 /** `METHOD /api/path/[param]` for every method every file under src/pages/api serves. */
 export function apiRoutesOnDisk(dir = API_DIR, prefix = '/api'): string[] {
