@@ -1,7 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { Link2 } from 'lucide-react';
 import {
   $multiSelectMode,
   $selection,
@@ -22,7 +21,8 @@ import { actionsFor, canWriteHere, moveWithFeedback, openItem, runAction, type A
 import { dropTarget, setDragItems } from './dnd.ts';
 import { ItemContextMenu, openContextMenuFromKeyboard } from './ItemContextMenu.tsx';
 import { ItemIcon } from './ItemIcon.tsx';
-import { ListHeader, LOCATION_WIDTH, TEAM_DETAIL_WIDTH, widths } from './ListHeader.tsx';
+import { ListHeader, TEAM_DETAIL_WIDTH, widths } from './ListHeader.tsx';
+import { describedBy, ItemRow, SharedMark } from '../files/ItemRow.tsx';
 
 const ROW_HEIGHT = 60;
 const CARD_HEIGHT = 176;
@@ -231,7 +231,7 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
     'data-item-id': item.id,
     'data-testid': 'item',
     'aria-labelledby': `item-${item.id}-name`,
-    'aria-describedby': `item-${item.id}-detail item-${item.id}-date${location ? ` item-${item.id}-location` : ''}`,
+    'aria-describedby': describedBy('item', item, location),
     title: a.name,
   };
   const handlers = {
@@ -286,7 +286,7 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
               <p id={`item-${item.id}-name`} className="truncate text-sm font-semibold">
                 {a.name}
               </p>
-              {item.relationships.shared && <SharedIcon className="size-3.5" />}
+              {item.relationships.shared && <SharedMark className="size-3.5" />}
             </div>
           </div>
           <p id={`item-${item.id}-detail`} className="mt-0.5 w-full truncate text-xs text-muted" aria-hidden>
@@ -306,34 +306,24 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
   }
   return (
     <ItemContextMenu context={context} onOpen={() => !selected && selectItem(item.id, 'single')}>
-      <div {...handlers} className={`flex h-[56px] cursor-default items-center gap-3 rounded-control px-3 transition-colors select-none ${ring} ${focusRing}`}>
-        {check}
-        <div {...option} className="flex min-w-0 flex-1 items-center gap-3">
-          <ItemIcon item={item} />
-          <div className="min-w-0 flex-1">
-            <div className="flex min-w-0 items-center gap-1.5">
-              <p id={`item-${item.id}-name`} className="truncate text-[15px] font-medium">
-                {a.name}
-              </p>
-              {item.relationships.shared && <SharedIcon className="size-4" />}
-            </div>
-            {/* The phone's size and date line repeats the description: drawn (not text) so the option's text stays its name. */}
-            {/* In the trash, where it was leads: the rest may be cut off. */}
-            <p className="truncate text-xs text-muted before:content-[attr(data-line)] sm:hidden" data-line={[location, detail, date].filter(Boolean).join(' · ')} aria-hidden />
+      <ItemRow
+        {...handlers}
+        item={item}
+        prefix="item"
+        detail={detail}
+        date={date}
+        location={location}
+        detailWidth={listing.teams ? TEAM_DETAIL_WIDTH : widths(listing.source).size}
+        dateWidth={widths(listing.source).date}
+        {...(listing.teams ? { detailTitle: detail } : {})}
+        leading={check}
+        label={(content) => (
+          <div {...option} className="flex min-w-0 flex-1 items-center gap-3">
+            {content}
           </div>
-        </div>
-        {location && (
-          <span id={`item-${item.id}-location`} className={`hidden truncate text-sm text-muted sm:block ${LOCATION_WIDTH}`} title={location} data-testid="item-location" aria-hidden>
-            {location}
-          </span>
         )}
-        <span id={`item-${item.id}-detail`} className={`hidden shrink-0 truncate text-right text-sm text-muted tabular-nums sm:block ${listing.teams ? TEAM_DETAIL_WIDTH : widths(listing.source).size}`} title={listing.teams ? detail : undefined} aria-hidden>
-          {detail}
-        </span>
-        <span id={`item-${item.id}-date`} className={`hidden shrink-0 text-right text-sm text-muted sm:block ${widths(listing.source).date}`} aria-hidden>
-          {date}
-        </span>
-      </div>
+        className={`h-[56px] cursor-default rounded-control px-3 transition-colors select-none ${ring} ${focusRing}`}
+      />
     </ItemContextMenu>
   );
 }
@@ -345,14 +335,4 @@ function teamDetail(t: (key: string, params?: Record<string, string | number>) =
   if (listing.source.kind === 'team') return t('teams.member_count', { count: (team.members?.length ?? 0) + 1 });
   const permission = team.permission ? t(`teams.${team.permission}`) : '';
   return [team.owner ? t('teams.owned_by', { name: team.owner.name }) : '', permission].filter(Boolean).join(' · ');
-}
-
-/** The shared mark beside a shared item's name (its link state is in the share dialog). */
-function SharedIcon({ className }: { className: string }) {
-  const t = useT();
-  return (
-    <span title={t('sharing.shared')} data-testid="shared-icon" className="shrink-0 text-brand">
-      <Link2 className={className} aria-hidden />
-    </span>
-  );
 }
