@@ -133,8 +133,13 @@ function Picture({ item }: { item: Item }) {
   );
 }
 
-/** How many of an item's buttons (download, rename, remove) its abilities allow. */
-const actionCount = (item: Item) => [!!item.attributes.file_url && may(item, 'download'), may(item, 'rename'), may(item, 'delete')].filter(Boolean).length;
+/** An item's buttons and when its abilities offer them: the server decides, as for the file area's actions. */
+const BUTTONS = {
+  download: (item: Item) => !!item.attributes.file_url && may(item, 'download'),
+  rename: (item: Item) => may(item, 'rename'),
+  remove: (item: Item) => may(item, 'delete'),
+} as const;
+const actionCount = (item: Item) => Object.values(BUTTONS).filter((offered) => offered(item)).length;
 
 function ItemActions({ item, onRename, onRemove }: { item: Item; onRename: (item: Item) => void; onRemove: (item: Item) => void }) {
   const t = useT();
@@ -142,17 +147,17 @@ function ItemActions({ item, onRename, onRemove }: { item: Item; onRename: (item
   const button = 'inline-flex size-8 shrink-0 items-center justify-center rounded-control text-muted hover:bg-surface-2 hover:text-text';
   return (
     <>
-      {item.attributes.file_url && may(item, 'download') && (
+      {BUTTONS.download(item) && (
         <a className={button} href={`${item.attributes.file_url}?download=1`} target="_self" download={name} aria-label={`${t('sharing.download')} ${name}`} title={t('sharing.download')}>
           <Download className="size-4" aria-hidden />
         </a>
       )}
-      {may(item, 'rename') && (
+      {BUTTONS.rename(item) && (
         <button type="button" className={button} aria-label={`${t('sharing.rename')} ${name}`} title={t('sharing.rename')} onClick={() => onRename(item)}>
           <Pencil className="size-4" aria-hidden />
         </button>
       )}
-      {may(item, 'delete') && (
+      {BUTTONS.remove(item) && (
         <button type="button" className={button} aria-label={`${t('sharing.remove')} ${name}`} title={t('sharing.remove')} onClick={() => onRemove(item)}>
           <Trash2 className="size-4" aria-hidden />
         </button>
