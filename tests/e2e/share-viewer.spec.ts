@@ -147,6 +147,7 @@ test('a visitor sees thumbnails and opens pictures, text, audio and PDF in the v
   await guest.getByRole('button', { name: 'Show as list' }).click();
   await expect(items).toHaveAttribute('data-view', 'list');
   await expect(items.locator(`img[src="/thumbnail/${ids.sunset}/xs/${token}"]`)).toBeVisible();
+  await expect(guest.getByTestId('list-header')).toHaveText(/Name\s*Size\s*Created/i);
   await shot(guest, 'share-list-light-desktop');
   await expectNoSeriousA11yViolations(guest, 'share-list-light-desktop');
   await opener(guest, 'notes.txt').click();
@@ -168,6 +169,11 @@ test('the share browser and its viewer in dark, and on a phone, where a tap open
   await expect.poll(() => picturesLoaded(guest)).toBe(true);
   await shot(guest, 'share-grid-dark-desktop');
   await expectNoSeriousA11yViolations(guest, 'share-grid-dark-desktop');
+  await guest.getByRole('button', { name: 'Show as list' }).click();
+  await expect(guest.getByTestId('list-header')).toBeVisible();
+  await shot(guest, 'share-list-dark-desktop');
+  await expectNoSeriousA11yViolations(guest, 'share-list-dark-desktop');
+  await guest.getByRole('button', { name: 'Show as grid' }).click();
   await opener(guest, 'sunset.png').click();
   await expect.poll(() => viewer(guest).getByTestId('preview-image').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1200);
   await shot(guest, 'share-viewer-image-dark-desktop');
@@ -182,6 +188,13 @@ test('the share browser and its viewer in dark, and on a phone, where a tap open
     await expect.poll(() => picturesLoaded(tab)).toBe(true);
     await shot(tab, `share-grid-${scheme}-phone`);
     await expectNoSeriousA11yViolations(tab, `share-grid-${scheme}-phone`);
+    // On a phone the list has no column header: each row's size and date are the line under its name.
+    await tab.getByRole('button', { name: 'Show as list' }).tap();
+    await expect(tab.getByTestId('shared-items')).toHaveAttribute('data-view', 'list');
+    await expect(tab.getByTestId('list-header')).toBeHidden();
+    await shot(tab, `share-list-${scheme}-phone`);
+    await expectNoSeriousA11yViolations(tab, `share-list-${scheme}-phone`);
+    await tab.getByRole('button', { name: 'Show as grid' }).tap();
     await opener(tab, 'beach.jpg').tap();
     await expect.poll(() => viewer(tab).getByTestId('preview-image').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1200);
     await expect(viewer(tab).getByRole('button', { name: 'Download' })).toBeVisible();

@@ -25,6 +25,7 @@ import { $alert } from '../../stores/ui.ts';
 import { $user } from '../../stores/user.ts';
 import { canWriteHere, CreateFolderIcon, openCreateFolder, openTeamFolderDialog } from './actions.ts';
 import { Breadcrumb } from './Breadcrumb.tsx';
+import { EmptyState } from '../files/EmptyState.tsx';
 import { Dialogs } from './dialogs/Dialogs.tsx';
 import { InfoPanel } from './InfoPanel.tsx';
 import { ItemsView } from './ItemsView.tsx';
@@ -130,11 +131,11 @@ function Body({ listing, favourites }: { listing: Listing | null; favourites: Se
   }
   if (listing.status === 'missing') {
     return (
-      <Empty icon={<FolderOpen className="size-7" aria-hidden />} title={t('files.load_failed')} text={t('files.not_found')}>
+      <EmptyState icon={<FolderOpen className="size-7" aria-hidden />} title={t('files.load_failed')} text={t('files.not_found')}>
         <a className="btn-primary mt-5" href={PLACE_HOME[listing.source.kind] ?? '/platform/files'}>
           {PLACE_HOME[listing.source.kind] ? t('teams.open_place', { place: placeName(t, listing.source) }) : t('files.open_home')}
         </a>
-      </Empty>
+      </EmptyState>
     );
   }
   // The popup has said what went wrong; the list only offers to try again.
@@ -149,22 +150,22 @@ function Body({ listing, favourites }: { listing: Listing | null; favourites: Se
   }
   if (listing.items.length === 0) {
     const { source } = listing;
-    if (source.kind === 'trash') return <Empty icon={<Trash2 className="size-7" aria-hidden />} title={t('files.trash_empty_title')} text={t('files.trash_empty_text')} />;
-    if (source.kind === 'latest') return <Empty icon={<Clock className="size-7" aria-hidden />} title={t('files.recent_empty_title')} text={t('files.recent_empty_text')} />;
+    if (source.kind === 'trash') return <EmptyState icon={<Trash2 className="size-7" aria-hidden />} title={t('files.trash_empty_title')} text={t('files.trash_empty_text')} />;
+    if (source.kind === 'latest') return <EmptyState icon={<Clock className="size-7" aria-hidden />} title={t('files.recent_empty_title')} text={t('files.recent_empty_text')} />;
     if (source.kind === 'team' && source.id === null) {
       return (
-        <Empty icon={<Users className="size-7" aria-hidden />} title={t('teams.none_title')} text={t('teams.none_text')}>
+        <EmptyState icon={<Users className="size-7" aria-hidden />} title={t('teams.none_title')} text={t('teams.none_text')}>
           <button type="button" className="btn-primary mt-5" onClick={() => openTeamFolderDialog({ kind: 'create-team', parentId: null })}>
             <Users className="size-4" aria-hidden />
             {t('teams.create')}
           </button>
-        </Empty>
+        </EmptyState>
       );
     }
-    if (source.kind === 'shared' && source.id === null) return <Empty icon={<Users className="size-7" aria-hidden />} title={t('teams.shared_none_title')} text={t('teams.shared_none_text')} />;
-    if (!canWriteHere()) return <Empty icon={<FolderOpen className="size-7" aria-hidden />} title={t('files.empty_title')} text={t('teams.empty_view_only')} />;
+    if (source.kind === 'shared' && source.id === null) return <EmptyState icon={<Users className="size-7" aria-hidden />} title={t('teams.shared_none_title')} text={t('teams.shared_none_text')} />;
+    if (!canWriteHere()) return <EmptyState icon={<FolderOpen className="size-7" aria-hidden />} title={t('files.empty_title')} text={t('teams.empty_view_only')} />;
     return (
-      <Empty icon={<FolderOpen className="size-7" aria-hidden />} title={t('files.empty_title')} text={t('files.empty_text')}>
+      <EmptyState icon={<FolderOpen className="size-7" aria-hidden />} title={t('files.empty_title')} text={t('files.empty_text')}>
         <div className="mt-5 flex flex-wrap items-center justify-center gap-2" data-testid="empty-actions">
           <UploadFilesButton parentId={source.id} />
           <button type="button" className="btn-primary" onClick={() => openCreateFolder(source.id, listing.abilities)}>
@@ -173,7 +174,7 @@ function Body({ listing, favourites }: { listing: Listing | null; favourites: Se
           </button>
         </div>
         <p className="mt-4 text-sm text-muted pointer-coarse:hidden">{t('files.drop_hint')}</p>
-      </Empty>
+      </EmptyState>
     );
   }
   return (
@@ -185,16 +186,5 @@ function Body({ listing, favourites }: { listing: Listing | null; favourites: Se
         </div>
       )}
     </>
-  );
-}
-
-function Empty({ icon, title, text, children }: { icon: React.ReactNode; title: string; text: string; children?: React.ReactNode }) {
-  return (
-    <div className="card flex flex-col items-center px-6 py-16 text-center">
-      <span className="mb-4 flex size-14 items-center justify-center rounded-2xl bg-brand-soft text-brand">{icon}</span>
-      <h2 className="text-lg font-bold">{title}</h2>
-      <p className="mt-1 max-w-sm text-[15px] text-muted">{text}</p>
-      {children}
-    </div>
   );
 }

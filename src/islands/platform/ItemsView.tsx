@@ -1,7 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { Link2 } from 'lucide-react';
+import { useRef, useState } from 'react';
 import {
   $multiSelectMode,
   $selection,
@@ -22,178 +20,64 @@ import { actionsFor, canWriteHere, moveWithFeedback, openItem, runAction, type A
 import { dropTarget, setDragItems } from './dnd.ts';
 import { ItemContextMenu, openContextMenuFromKeyboard } from './ItemContextMenu.tsx';
 import { ItemIcon } from './ItemIcon.tsx';
-import { ListHeader, LOCATION_WIDTH, TEAM_DETAIL_WIDTH, widths } from './ListHeader.tsx';
+import { ListHeader, TEAM_DETAIL_WIDTH, widths } from './ListHeader.tsx';
+import { describedBy, ItemRow, SharedMark } from '../files/ItemRow.tsx';
+import { ItemList, type ListPlace } from '../files/ItemList.tsx';
 
-const ROW_HEIGHT = 60;
-const CARD_HEIGHT = 176;
-const CARD_MIN_WIDTH = 156;
 const LONG_PRESS_MS = 500;
 
 /**
- * The items of the open listing as a list or a grid. Only the rows on screen are rendered (window
- * virtualisation), and the next server page is fetched as the end comes near, so a folder of
- * 10,000 items opens as fast as one of ten.
+ * The items of the open listing as a list or a grid (ItemList): the file area's place, its
+ * selection and view from the listing stores, Enter, Delete and F2 running the shared actions.
  */
 export function ItemsView({ listing, favourites }: { listing: Listing; favourites: Set<string> }) {
   const view = useStore($viewType);
   const selection = useStore($selection);
   const multi = useStore($multiSelectMode);
   const t = useT();
-  const container = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(0);
-  const [offset, setOffset] = useState(0);
-  const [focused, setFocused] = useState<string | null>(null);
   const items = listing.items;
   const selected = new Set(selection);
-  // The active item may have left the listing (trashed, moved): the list then starts again at the top.
-  const active = focused && items.some((i) => i.id === focused) ? focused : null;
-
-  useLayoutEffect(() => {
-    const el = container.current;
-    if (!el) return;
-    const measure = () => {
-      setWidth(el.clientWidth);
-      setOffset(el.getBoundingClientRect().top + window.scrollY);
-    };
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-
-  const columns = view === 'grid' ? Math.max(2, Math.floor((width + 12) / (CARD_MIN_WIDTH + 12))) : 1;
-  const rows = Math.ceil(items.length / columns);
-  const virtualizer = useWindowVirtualizer({
-    count: rows,
-    estimateSize: () => (view === 'grid' ? CARD_HEIGHT + 12 : ROW_HEIGHT),
-    overscan: 8,
-    scrollMargin: offset,
-  });
-  const virtualRows = virtualizer.getVirtualItems();
-
-  useEffect(() => {
-    virtualizer.measure();
-  }, [view, columns, virtualizer]);
-
-  const lastRow = virtualRows.at(-1)?.index ?? 0;
-  useEffect(() => {
-    if (listing.nextCursor && lastRow >= rows - 10) void loadMore();
-  }, [lastRow, rows, listing.nextCursor]);
 
   const context = (list: Item[]): ActionContext => ({ source: listing.source, items: list, favourites });
   const selectedItems = () => items.filter((i) => selected.has(i.id));
-
-  const focusIndex = (index: number, extend: boolean) => {
-    const item = items[Math.max(0, Math.min(items.length - 1, index))];
-    if (!item) return;
-    setFocused(item.id);
-    selectItem(item.id, extend ? 'range' : 'single');
-    virtualizer.scrollToIndex(Math.floor(items.indexOf(item) / columns), { align: 'auto' });
+  const run = (id: string) => {
+    const action = actionsFor(context(selectedItems())).find((a) => a.id === id);
+    if (action) void runAction(action, context(selectedItems()));
   };
-
-  // A closing dialog gives focus back to the item it was about (see restoreFocus in the dialog store).
-  useEffect(() => {
-    const el = container.current;
-    if (!el) return;
-    const activate = (event: Event) => {
-      const id = (event as CustomEvent<string>).detail;
-      const index = items.findIndex((i) => i.id === id);
-      if (index === -1) return;
-      setFocused(id);
-      virtualizer.scrollToIndex(Math.floor(index / columns), { align: 'auto' });
-    };
-    el.addEventListener('activate-item', activate);
-    return () => el.removeEventListener('activate-item', activate);
-  }, [items, columns, virtualizer]);
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    // Keys pressed in an item's context menu bubble here through its portal: they are the menu's.
-    if (event.target !== event.currentTarget) return;
-    const current = active ? items.findIndex((i) => i.id === active) : -1;
-    const run = (id: string) => {
-      const action = actionsFor(context(selectedItems())).find((a) => a.id === id);
-      if (action) void runAction(action, context(selectedItems()));
-    };
-    const step = { ArrowDown: columns, ArrowUp: -columns, ArrowRight: 1, ArrowLeft: -1 }[event.key];
-    if (step !== undefined && (view === 'grid' || Math.abs(step) === columns)) {
-      event.preventDefault();
-      focusIndex(current === -1 ? 0 : current + step, event.shiftKey);
-    } else if (event.key === 'Home' || event.key === 'End') {
-      event.preventDefault();
-      focusIndex(event.key === 'Home' ? 0 : items.length - 1, event.shiftKey);
-    } else if (event.key === 'Enter' && current !== -1) {
-      event.preventDefault();
-      openItem(items[current]!, listing.source);
-    } else if (event.key === 'Delete' || (event.key === 'Backspace' && (event.metaKey || event.ctrlKey))) {
-      event.preventDefault();
-      run(listing.source.kind === 'trash' ? 'delete-forever' : 'trash');
-    } else if ((event.key === 'F10' && event.shiftKey) || event.key === 'ContextMenu') {
-      // The item's own context menu, as a right-click on it would open.
-      event.preventDefault();
-      const item = items[current === -1 ? 0 : current];
-      if (!item) return;
-      if (current === -1) setFocused(item.id);
-      if (!selected.has(item.id)) selectItem(item.id, 'single');
-      const el = document.getElementById(`item-${item.id}`);
-      if (el) openContextMenuFromKeyboard(el);
-    } else if (event.key === 'F2') {
-      event.preventDefault();
-      run('rename');
-    } else if (event.key === 'Escape' && selection.length) {
-      event.preventDefault();
-      clearSelection();
-    } else if (event.key.toLowerCase() === 'a' && (event.metaKey || event.ctrlKey)) {
-      event.preventDefault();
-      selectAll();
-    }
+  const place: ListPlace = {
+    items,
+    view,
+    selection,
+    nextCursor: listing.nextCursor,
+    loadMore: () => void loadMore(),
+    select: selectItem,
+    selectAll,
+    clearSelection,
+    open: (item) => openItem(item, listing.source),
+    command: (command) => run(command === 'rename' ? 'rename' : listing.source.kind === 'trash' ? 'delete-forever' : 'trash'),
+    openMenu: (_item, element) => openContextMenuFromKeyboard(element),
   };
 
   return (
-    <>
-    {view === 'list' && <ListHeader listing={listing} multi={multi} />}
-    <div
-      ref={container}
-      role="listbox"
-      aria-multiselectable
-      aria-label={t('files.items')}
-      aria-activedescendant={active ? `item-${active}` : undefined}
-      tabIndex={0}
-      data-skip-target
-      onKeyDown={onKeyDown}
-      onFocus={(event) => {
-        if (event.target === event.currentTarget && !active && items[0]) setFocused(items[0].id);
-      }}
-      // The menu key's own contextmenu event lands on the list, not an item: the keydown above opens the item's menu.
-      onContextMenu={(event) => event.target === event.currentTarget && event.preventDefault()}
-      className="group/list relative rounded-card outline-none"
-      style={{ height: virtualizer.getTotalSize() }}
-      data-testid="items"
-      data-view={view}
-    >
-      {virtualRows.map((row) => (
-        <div
-          key={row.key}
-          className={view === 'grid' ? 'absolute inset-x-0 grid gap-3' : 'absolute inset-x-0'}
-          style={{ top: row.start - offset, height: row.size, ...(view === 'grid' ? { gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` } : {}) }}
-        >
-          {items.slice(row.index * columns, row.index * columns + columns).map((item) => (
-            <ItemEntry
-              key={item.id}
-              item={item}
-              view={view}
-              selected={selected.has(item.id)}
-              focused={active === item.id}
-              multi={multi}
-              listing={listing}
-              context={() => context(selected.has(item.id) ? selectedItems() : [item])}
-              dragItems={() => (selected.has(item.id) ? selectedItems() : [item]).filter((i) => may(i, 'move'))}
-              onFocus={() => setFocused(item.id)}
-            />
-          ))}
-        </div>
-      ))}
-    </div>
-    </>
+    <ItemList
+      place={place}
+      label={t('files.items')}
+      header={<ListHeader listing={listing} multi={multi} />}
+      renderItem={(item, state) => (
+        <ItemEntry
+          key={item.id}
+          item={item}
+          view={view}
+          selected={state.selected}
+          focused={state.focused}
+          multi={multi}
+          listing={listing}
+          context={() => context(state.selected ? selectedItems() : [item])}
+          dragItems={() => (state.selected ? selectedItems() : [item]).filter((i) => may(i, 'move'))}
+          onFocus={state.onFocus}
+        />
+      )}
+    />
   );
 }
 
@@ -231,7 +115,7 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
     'data-item-id': item.id,
     'data-testid': 'item',
     'aria-labelledby': `item-${item.id}-name`,
-    'aria-describedby': `item-${item.id}-detail item-${item.id}-date${location ? ` item-${item.id}-location` : ''}`,
+    'aria-describedby': describedBy('item', item, location),
     title: a.name,
   };
   const handlers = {
@@ -286,7 +170,7 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
               <p id={`item-${item.id}-name`} className="truncate text-sm font-semibold">
                 {a.name}
               </p>
-              {item.relationships.shared && <SharedIcon className="size-3.5" />}
+              {item.relationships.shared && <SharedMark className="size-3.5" />}
             </div>
           </div>
           <p id={`item-${item.id}-detail`} className="mt-0.5 w-full truncate text-xs text-muted" aria-hidden>
@@ -306,34 +190,24 @@ function ItemEntry({ item, view, selected, focused, multi, listing, context, dra
   }
   return (
     <ItemContextMenu context={context} onOpen={() => !selected && selectItem(item.id, 'single')}>
-      <div {...handlers} className={`flex h-[56px] cursor-default items-center gap-3 rounded-control px-3 transition-colors select-none ${ring} ${focusRing}`}>
-        {check}
-        <div {...option} className="flex min-w-0 flex-1 items-center gap-3">
-          <ItemIcon item={item} />
-          <div className="min-w-0 flex-1">
-            <div className="flex min-w-0 items-center gap-1.5">
-              <p id={`item-${item.id}-name`} className="truncate text-[15px] font-medium">
-                {a.name}
-              </p>
-              {item.relationships.shared && <SharedIcon className="size-4" />}
-            </div>
-            {/* The phone's size and date line repeats the description: drawn (not text) so the option's text stays its name. */}
-            {/* In the trash, where it was leads: the rest may be cut off. */}
-            <p className="truncate text-xs text-muted before:content-[attr(data-line)] sm:hidden" data-line={[location, detail, date].filter(Boolean).join(' · ')} aria-hidden />
+      <ItemRow
+        {...handlers}
+        item={item}
+        prefix="item"
+        detail={detail}
+        date={date}
+        location={location}
+        detailWidth={listing.teams ? TEAM_DETAIL_WIDTH : widths(listing.source).size}
+        dateWidth={widths(listing.source).date}
+        {...(listing.teams ? { detailTitle: detail } : {})}
+        leading={check}
+        label={(content) => (
+          <div {...option} className="flex min-w-0 flex-1 items-center gap-3">
+            {content}
           </div>
-        </div>
-        {location && (
-          <span id={`item-${item.id}-location`} className={`hidden truncate text-sm text-muted sm:block ${LOCATION_WIDTH}`} title={location} data-testid="item-location" aria-hidden>
-            {location}
-          </span>
         )}
-        <span id={`item-${item.id}-detail`} className={`hidden shrink-0 truncate text-right text-sm text-muted tabular-nums sm:block ${listing.teams ? TEAM_DETAIL_WIDTH : widths(listing.source).size}`} title={listing.teams ? detail : undefined} aria-hidden>
-          {detail}
-        </span>
-        <span id={`item-${item.id}-date`} className={`hidden shrink-0 text-right text-sm text-muted sm:block ${widths(listing.source).date}`} aria-hidden>
-          {date}
-        </span>
-      </div>
+        className={`h-[56px] cursor-default rounded-control px-3 transition-colors select-none ${ring} ${focusRing}`}
+      />
     </ItemContextMenu>
   );
 }
@@ -345,14 +219,4 @@ function teamDetail(t: (key: string, params?: Record<string, string | number>) =
   if (listing.source.kind === 'team') return t('teams.member_count', { count: (team.members?.length ?? 0) + 1 });
   const permission = team.permission ? t(`teams.${team.permission}`) : '';
   return [team.owner ? t('teams.owned_by', { name: team.owner.name }) : '', permission].filter(Boolean).join(' · ');
-}
-
-/** The shared mark beside a shared item's name (its link state is in the share dialog). */
-function SharedIcon({ className }: { className: string }) {
-  const t = useT();
-  return (
-    <span title={t('sharing.shared')} data-testid="shared-icon" className="shrink-0 text-brand">
-      <Link2 className={className} aria-hidden />
-    </span>
-  );
 }

@@ -3,6 +3,8 @@ import { ArrowDown, ArrowUp } from 'lucide-react';
 import { $sorting, sortingFor, type Listing, type Sorting } from '../../stores/files.ts';
 import { useT } from '../../stores/i18n.ts';
 import { SelectAllBox } from './SelectAll.tsx';
+import { DATE_WIDTH, ICON_WIDTH, LOCATION_WIDTH, SIZE_WIDTH, TEAM_DETAIL_WIDTH } from '../files/columns.ts';
+import { ColumnLabel, ListHeaderRow } from '../files/ListHeaderRow.tsx';
 
 /** Column labels over the list, after the select-all box; in a folder or the trash they also sort. */
 export function ListHeader({ listing, multi }: { listing: Listing; multi: boolean }) {
@@ -15,7 +17,7 @@ export function ListHeader({ listing, multi }: { listing: Listing; multi: boolea
   const column = (field: Sorting['field'], label: string, className: string) => {
     const active = sortable && sorting.field === field;
     const Arrow = sorting.direction === 'asc' ? ArrowUp : ArrowDown;
-    if (!sortable) return <span className={`${className} flex`}>{label}</span>;
+    if (!sortable) return <ColumnLabel label={label} className={className} />;
     return (
       <button
         type="button"
@@ -33,29 +35,24 @@ export function ListHeader({ listing, multi }: { listing: Listing; multi: boolea
   // The box sits over the rows' checkboxes in select mode, else over their icons.
   const box = <SelectAllBox listing={listing} className="-my-1 flex size-7" />;
   return (
-    <div className="mb-1 hidden items-center gap-3 border-b border-border px-3 pb-2 text-xs font-semibold tracking-wide text-muted uppercase sm:flex" data-testid="list-header">
+    <ListHeaderRow>
       {multi ? (
         <>
           <span className="flex w-5 shrink-0 justify-center">{box}</span>
-          <span className="w-9 shrink-0" />
+          <span className={`${ICON_WIDTH} shrink-0`} />
         </>
       ) : (
-        <span className="flex w-9 shrink-0 justify-center">{box}</span>
+        <span className={`flex ${ICON_WIDTH} shrink-0 justify-center`}>{box}</span>
       )}
       {column('name', t('files.sort_name'), 'min-w-0 flex-1 justify-start')}
       {source.kind === 'trash' && column('location', t('files.original_location'), `${LOCATION_WIDTH} justify-start`)}
       {teamList ? <span className={`${TEAM_DETAIL_WIDTH} shrink-0 text-right`}>{t('teams.team')}</span> : column('size', t('files.size'), `${widths(source).size} shrink-0 justify-end`)}
       {/* In the trash the date shown (and sorted by) is when the item went there. */}
       {column('created_at', source.kind === 'trash' ? t('files.deleted') : t('files.created'), `${widths(source).date} shrink-0 justify-end`)}
-    </div>
+    </ListHeaderRow>
   );
 }
 
-/**
- * The columns' widths, the same in the header and the rows (both span the list). The trash's
- * location takes a share of the row, and its size and date columns are narrower to leave the
- * name room.
- */
-export const LOCATION_WIDTH = 'w-[26%] min-w-0 shrink-0';
-export const TEAM_DETAIL_WIDTH = 'w-72';
-export const widths = (source: Listing['source']) => (source.kind === 'trash' ? { size: 'w-20', date: 'w-28' } : { size: 'w-28', date: 'w-32' });
+/** The size and date columns' widths in a source's list (the trash's are narrower: its location column takes room). */
+export const widths = (source: Listing['source']) => (source.kind === 'trash' ? { size: SIZE_WIDTH.narrow, date: DATE_WIDTH.narrow } : { size: SIZE_WIDTH.normal, date: DATE_WIDTH.normal });
+export { LOCATION_WIDTH, TEAM_DETAIL_WIDTH };

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { Download, FolderPlus, LayoutGrid, List, Upload } from 'lucide-react';
+import { Download, FolderOpen, FolderPlus, LayoutGrid, List, Upload } from 'lucide-react';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { FullPageSpinner } from '../../components/Spinner.tsx';
 import { may } from '../../stores/abilities.ts';
@@ -8,6 +8,7 @@ import { useT } from '../../stores/i18n.ts';
 import { $scopedView, $sharedItems, type ScopedApi } from '../../stores/shareBrowser.ts';
 import { FileViewer } from '../platform/FileViewer.tsx';
 import { ScopedItems } from './ScopedItems.tsx';
+import { EmptyState } from '../files/EmptyState.tsx';
 
 /**
  * A token holder's folder browser (a share link's or an upload request's): the items as a list or
@@ -148,7 +149,7 @@ export function ScopedFolder({ api, uploadPrimary, onError, children }: {
         </form>
       )}
       {items.length === 0 ? (
-        <p className="card px-6 py-16 text-center text-muted">{t('sharing.empty')}</p>
+        <EmptyState icon={<FolderOpen className="size-7" aria-hidden />} title={t('sharing.empty')} />
       ) : (
         <ScopedItems
           items={items}

@@ -1,9 +1,12 @@
 import { Download, Pencil, Trash2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { may } from '../../stores/abilities.ts';
-import { formatSize, type Item } from '../../stores/files.ts';
+import { formatDate, formatSize, type Item } from '../../stores/files.ts';
 import { useT } from '../../stores/i18n.ts';
 import { ItemIcon } from '../platform/ItemIcon.tsx';
+import { DATE_WIDTH, ICON_WIDTH, SIZE_WIDTH } from '../files/columns.ts';
+import { describedBy, ItemRow } from '../files/ItemRow.tsx';
+import { ColumnLabel, ListHeaderRow } from '../files/ListHeaderRow.tsx';
 
 export type ScopedView = 'list' | 'grid';
 
@@ -24,7 +27,7 @@ interface Props {
 export function ScopedItems({ items, view, onOpen, onRename, onRemove }: Props) {
   const t = useT();
   const detail = (item: Item) => (item.type === 'folder' ? t('files.n_items', { count: item.attributes.items ?? 0 }) : formatSize(item.attributes.size));
-  const actions = (item: Item, compact: boolean) => <ItemActions item={item} compact={compact} onRename={onRename} onRemove={onRemove} />;
+  const actions = (item: Item) => <ItemActions item={item} onRename={onRename} onRemove={onRemove} />;
 
   if (view === 'grid') {
     return (
@@ -43,34 +46,54 @@ export function ScopedItems({ items, view, onOpen, onRename, onRemove }: Props) 
               <span id={`shared-${item.id}-detail`} className="min-w-0 flex-1 truncate text-xs text-muted">
                 {detail(item)}
               </span>
-              {actions(item, true)}
+              <span id={`shared-${item.id}-date`} hidden>
+                {formatDate(item.attributes.created_at)}
+              </span>
+              {actions(item)}
             </div>
           </li>
         ))}
       </ul>
     );
   }
+  // The buttons beside each row take the same room in every row, so the columns line up under the header.
+  const buttons = Math.max(0, ...items.map(actionCount));
+  const trailing = buttons ? { width: `${buttons * 2 + (buttons - 1) * 0.25}rem` } : null;
   return (
-    <ul className="card divide-y divide-border" data-testid="shared-items" data-view="list">
-      {items.map((item) => (
-        <li key={item.id} className="flex items-center gap-2 px-2 py-1.5 sm:gap-3 sm:px-3" data-testid="shared-item">
-          <Opener item={item} onOpen={onOpen} className="flex min-w-0 flex-1 items-center gap-3 rounded-control px-1.5 py-1 text-left">
-            <ItemIcon item={item} />
-            <span className="min-w-0">
-              <span id={`shared-${item.id}-name`} className="block truncate font-medium" title={item.attributes.name}>
-                {item.attributes.name}
-              </span>
-              {/* Drawn, not text: the button's text stays the name (label in name); the detail is its description. */}
-              <span className="block text-xs text-muted before:content-[attr(data-line)]" data-line={detail(item)} aria-hidden />
-            </span>
-          </Opener>
-          <span id={`shared-${item.id}-detail`} hidden>
-            {detail(item)}
-          </span>
-          {actions(item, false)}
-        </li>
-      ))}
-    </ul>
+    <div>
+      <ListHeaderRow>
+        <span className={`ml-1.5 ${ICON_WIDTH} shrink-0`} />
+        <ColumnLabel label={t('files.sort_name')} className="min-w-0 flex-1 justify-start" />
+        <ColumnLabel label={t('files.size')} className={`${SIZE_WIDTH.normal} shrink-0 justify-end`} />
+        <ColumnLabel label={t('files.created')} className={`${DATE_WIDTH.normal} shrink-0 justify-end`} />
+        {trailing && <span className="shrink-0" style={trailing} />}
+      </ListHeaderRow>
+      <ul className="card divide-y divide-border" data-testid="shared-items" data-view="list">
+        {items.map((item) => (
+          <li key={item.id} data-testid="shared-item">
+            <ItemRow
+              item={item}
+              prefix="shared"
+              detail={detail(item)}
+              date={formatDate(item.attributes.created_at)}
+              label={(content) => (
+                <Opener item={item} onOpen={onOpen} className="flex min-w-0 flex-1 items-center gap-3 rounded-control px-1.5 py-1 text-left">
+                  {content}
+                </Opener>
+              )}
+              trailing={
+                trailing && (
+                  <span className="flex shrink-0 justify-end gap-1" style={trailing}>
+                    {actions(item)}
+                  </span>
+                )
+              }
+              className="px-2 py-1.5 sm:px-3"
+            />
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
@@ -83,7 +106,7 @@ function Opener({ item, onOpen, className, children }: { item: Item; onOpen: (it
       type="button"
       data-open-id={item.id}
       aria-labelledby={`shared-${item.id}-name`}
-      aria-describedby={`shared-${item.id}-detail`}
+      aria-describedby={describedBy('shared', item)}
       onClick={() => onOpen(item)}
       className={`${className} transition-colors hover:bg-surface-2 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring`}
     >
@@ -110,23 +133,31 @@ function Picture({ item }: { item: Item }) {
   );
 }
 
-function ItemActions({ item, compact, onRename, onRemove }: { item: Item; compact: boolean; onRename: (item: Item) => void; onRemove: (item: Item) => void }) {
+/** An item's buttons and when its abilities offer them: the server decides, as for the file area's actions. */
+const BUTTONS = {
+  download: (item: Item) => !!item.attributes.file_url && may(item, 'download'),
+  rename: (item: Item) => may(item, 'rename'),
+  remove: (item: Item) => may(item, 'delete'),
+} as const;
+const actionCount = (item: Item) => Object.values(BUTTONS).filter((offered) => offered(item)).length;
+
+function ItemActions({ item, onRename, onRemove }: { item: Item; onRename: (item: Item) => void; onRemove: (item: Item) => void }) {
   const t = useT();
   const name = item.attributes.name;
-  const button = compact ? 'inline-flex size-8 shrink-0 items-center justify-center rounded-control text-muted hover:bg-surface-2 hover:text-text' : 'btn-secondary shrink-0 px-2.5';
+  const button = 'inline-flex size-8 shrink-0 items-center justify-center rounded-control text-muted hover:bg-surface-2 hover:text-text';
   return (
     <>
-      {item.attributes.file_url && may(item, 'download') && (
+      {BUTTONS.download(item) && (
         <a className={button} href={`${item.attributes.file_url}?download=1`} target="_self" download={name} aria-label={`${t('sharing.download')} ${name}`} title={t('sharing.download')}>
           <Download className="size-4" aria-hidden />
         </a>
       )}
-      {may(item, 'rename') && (
+      {BUTTONS.rename(item) && (
         <button type="button" className={button} aria-label={`${t('sharing.rename')} ${name}`} title={t('sharing.rename')} onClick={() => onRename(item)}>
           <Pencil className="size-4" aria-hidden />
         </button>
       )}
-      {may(item, 'delete') && (
+      {BUTTONS.remove(item) && (
         <button type="button" className={button} aria-label={`${t('sharing.remove')} ${name}`} title={t('sharing.remove')} onClick={() => onRemove(item)}>
           <Trash2 className="size-4" aria-hidden />
         </button>
