@@ -101,7 +101,12 @@ function arrived(notification: NotificationData): void {
     },
   });
   if (fresh && user.relationships.settings.data.attributes.notification_sound !== false) void playChime();
+  // Removed from a team, or the team closed: a "Shared with me" place on screen loses it now.
+  if (LEFT_TEAM.has(notification.attributes.category) && $listing.get()?.source.kind === 'shared') scheduleRefresh({ listing: true, tree: true });
 }
+
+/** Notices after which a team folder is out of the user's reach. */
+const LEFT_TEAM = new Set(['team-member-removed', 'team-dissolved']);
 
 let pending: { listing: boolean; tree: boolean } | null = null;
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;

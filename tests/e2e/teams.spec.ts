@@ -132,8 +132,7 @@ test('dissolving a team asks first; the member loses the folder and the owner ke
   await page.goto(`/platform/files/${team.id}`);
   await expect(page.getByRole('heading', { name: 'Launch' })).toBeVisible();
 
-  // Dissolving changes no item, so the member's open list learns of it on the next load.
-  await member.page.reload();
+  // The member is told at once (a team-dissolved notice), and their open list loses the folder without a reload.
   await expect(member.page.getByRole('heading', { name: 'Nothing shared with you yet' })).toBeVisible();
   // The folder's own address now says it is not there, with the way back to Shared with me.
   await member.page.goto(`/platform/shared-with-me/${team.id}`);

@@ -130,6 +130,9 @@ describe('team folders: the owner', () => {
     expect((await owner.client.request(`/api/teams/folders/${folder}/members/${member.user.id}`, { method: 'DELETE' })).status).toBe(204);
     expect((await member.client.get(`/api/teams/shared-with-me/${folder}/`)).status).toBe(404);
     expect((await member.client.get(`/api/browse/folders/${folder}`)).status).toBe(404);
+    // The removed member is told, with no action: the folder is out of their reach.
+    const removed = (await member.client.get('/api/user')).body.data.relationships.unreadNotifications.data.find((n: any) => n.attributes.category === 'team-member-removed');
+    expect(removed.attributes).toMatchObject({ title: 'You were removed from a team folder', action: null });
 
     expect((await owner.client.request(`/api/teams/folders/${folder}`, { method: 'DELETE' })).status).toBe(204);
     expect((await owner.client.get(`/api/teams/folders/${folder}/`)).status).toBe(404);
@@ -474,6 +477,10 @@ describe('team folders: what a member may do', () => {
     expect((await accept(member, again)).status).toBe(200);
     expect((await browse(member.client, folder)).names).toEqual(['Inner', 'a.txt']);
     expect((await owner.client.request(`/api/teams/folders/${folder}`, { method: 'DELETE' })).status).toBe(204);
+    // Every member of a dissolved team is told.
+    const closed = (await member.client.get('/api/user')).body.data.relationships.unreadNotifications.data.filter((n: any) => n.attributes.category === 'team-dissolved');
+    expect(closed).toHaveLength(1);
+    expect(closed[0].attributes.action).toBeNull();
     expect((await member.client.get(`/api/browse/folders/${folder}`)).status).toBe(404);
     expect((await member.client.get(`/api/teams/shared-with-me/${folder}/`)).status).toBe(404);
     expect((await member.client.post('/api/create-folder', { name: 'Late', parent_id: folder })).status).toBe(404);

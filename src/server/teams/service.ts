@@ -148,20 +148,39 @@ export async function changeMemberPermission(ctx: AppContext, user: User, folder
   return member;
 }
 
+/** The member loses access at once, and is told (their open "Shared with me" place updates live). */
 export async function removeMember(ctx: AppContext, user: User, folderId: string, memberId: string): Promise<void> {
   const team = await requireOwnTeam(ctx, user, folderId);
   await requireMember(ctx, team, memberId);
   await q.deleteMember(ctx.db, team.id, memberId);
+  const folder = await files.findItem(ctx.db, team.folder_id);
+  await tellFormerMembers(ctx, [memberId], {
+    category: 'team-member-removed',
+    title: 'You were removed from a team folder',
+    description: `${user.name} removed you from the team folder "${folder?.name ?? ''}".`,
+  });
+}
+
+/** A notice to people who were members and are no more: no action, since the folder is out of their reach. */
+async function tellFormerMembers(ctx: AppContext, userIds: string[], notice: { category: string; title: string; description: string }): Promise<void> {
+  for (const userId of userIds) await createNotification(ctx, { userId, ...notice, action: null });
 }
 
 /** Ends the team: the folder stays the owner's; members and invitations go (their notifications lose the action). */
 export async function dissolveTeam(ctx: AppContext, user: User, folderId: string): Promise<void> {
   const team = await requireOwnTeam(ctx, user, folderId);
   const pending = await q.pendingInvitationsOf(ctx.db, [team.id]);
+  const members = await q.membersOf(ctx.db, [team.id]);
   await ctx.db.transaction().execute(async (tx) => {
     for (const invitation of pending) await q.clearInvitationNotifications(tx, invitation.id);
     await q.deleteTeam(tx, team.id);
   });
+  const folder = await files.findItem(ctx.db, team.folder_id);
+  await tellFormerMembers(
+    ctx,
+    members.map((m) => m.user_id),
+    { category: 'team-dissolved', title: 'A team folder was closed', description: `${user.name} closed the team of the folder "${folder?.name ?? ''}".` },
+  );
 }
 
 // --- member -------------------------------------------------------------------------------
