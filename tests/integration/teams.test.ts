@@ -465,6 +465,16 @@ describe('team folders: what a member may do', () => {
     expect((await browse(owner.client, folder)).names).toEqual(['Inner', 'a.txt']);
   });
 
+  it('a member whose own account may not download gets neither a file nor a zip of the team folder', async () => {
+    const { member, folder, a } = await team('can_view');
+    expect((await download(env.server.url, `/file/${a.id}`, member.client)).status).toBe(200);
+    await setRestrictions(env.seed, member.user.id, { canDownload: false });
+    const file = await download(env.server.url, `/file/${a.id}`, member.client);
+    expect(file.status).toBe(403);
+    expect(JSON.parse(file.body.toString()).code).toBe('download_temporarily_disabled');
+    expect((await download(env.server.url, `/api/zip?items=${folder}|folder`, member.client)).status).toBe(403);
+  });
+
   it('a member who left, was removed or whose team was dissolved sees nothing', async () => {
     const { owner, member, folder, a } = await team('can_edit');
     expect((await member.client.request(`/api/teams/shared-with-me/${folder}`, { method: 'DELETE' })).status).toBe(204);
