@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import parseRange from 'range-parser';
-import { requireCanDownload, requireDownloadableFile } from '../files/access.ts';
+import { requireDownloadableFile } from '../files/access.ts';
 import { actorOf, type Principal } from '../auth/principal.ts';
 import { actorFor } from '../teams/actor.ts';
 import { dataRoute, type DataRequest } from '../http/data-route.ts';
@@ -31,10 +31,7 @@ async function sendFile({ ctx, req, res, pathname, principal }: DataRequest<Prin
   const actor = actorOf(principal);
   const id = FILE_PATH.exec(pathname)?.[1];
   if (!id) throw notFound('The item was not found.');
-  const acting = await actorFor(ctx, actor, [id]);
-  const item = await requireDownloadableFile(ctx, acting, id);
-  // A team member downloads under the owner's flags and their own account's too.
-  if (acting.scope?.member) requireCanDownload(actor);
+  const item = await requireDownloadableFile(ctx, await actorFor(ctx, actor, [id]), id);
   const blobKey = item.blob_key!;
   const stat = await ctx.blobs.stat(blobKey);
   if (!stat) {

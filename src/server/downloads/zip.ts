@@ -123,8 +123,6 @@ async function sendZip({ ctx, req, res, principal }: DataRequest<Principal>): Pr
   // One set-based check for the whole selection (parseZipItems already dropped duplicates).
   const roots = await requireOwnedItems(ctx, user, selection.map(({ id, type }) => ({ id, type, field: 'items' })));
   requireCanDownload(user);
-  // A team member zips under the owner's flags and their own account's too.
-  if (user.scope?.member) requireCanDownload(actorOf(principal));
 
   const filename = await zipName(ctx, roots);
   res.writeHead(200, {

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { scopeOf, type Actor } from '../files/access.ts';
 import { teamRootsOf } from '../files/access-queries.ts';
 import { findUserById } from '../users/queries.ts';
+import { jointRestrictions } from '../users/restrictions.ts';
 
 /**
  * Which actor a signed-in user is for the items a call names. Their own items: the user. Items at
@@ -12,6 +13,7 @@ import { findUserById } from '../users/queries.ts';
  * functions run as the owner, so uploads count against the owner's storage), with the member's
  * permission. Anything else (someone else's item, a mix of teams): the user, whose access check
  * then answers 404, the same as for a missing item. A token holder (already scoped) stays as it is.
+ * The member actor carries both accounts' restriction flags, so every flag check applies to both.
  *
  * The file services call this once at their start; the access check (files/access.ts) then
  * decides every id, and checks the membership again in its own statement.
@@ -28,7 +30,13 @@ export async function actorFor(ctx: AppContext, user: User, ids: (string | null 
   const [root] = teams.values();
   const owner = await findUserById(ctx, root!.owner_id);
   if (!owner || owner.deletion_started_at) return user;
-  return { ...owner, scope: { rootId: root!.folder_id!, member: { userId: user.id, teamId: root!.team_id!, permission: root!.permission! } } };
+  // The owner's storage, quota and settings, under both accounts' flags (and the member's address must be verified too).
+  return {
+    ...owner,
+    restrictions: jointRestrictions(owner, user),
+    email_verified_at: user.email_verified_at && owner.email_verified_at,
+    scope: { rootId: root!.folder_id!, member: { userId: user.id, teamId: root!.team_id!, permission: root!.permission! } },
+  };
 }
 
 /** The member behind an actor, if it is one: the user who really acts. */

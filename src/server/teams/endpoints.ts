@@ -25,10 +25,15 @@ export async function presentTeamPage<T>(ctx: AppContext, signedIn: User, page: 
   return presentList(page.items, { root: page.root, next_cursor: page.next && encodeCursor(page.next), team: page.team, abilities: here }, abilities);
 }
 
-/** Team folders (roots of different teams), each with what the signed-in user may do with it. */
-export async function presentTeamRoots(ctx: AppContext, signedIn: User, items: ItemWithCount[]) {
-  const each = await Promise.all(items.map(async (item) => itemData(item, (await abilitiesIn(ctx, signedIn, [item])).get(item.id))));
-  return each;
+/** My own team folders, each with what I may do with it (one access check for the page). */
+export async function presentOwnTeamRoots(ctx: AppContext, owner: User, items: ItemWithCount[]) {
+  const abilities = await abilitiesOf(ctx.db, owner, ownerContext(owner), items);
+  return items.map((item) => itemData(item, abilities.get(item.id)));
+}
+
+/** The team folders I am a member of: each lies in another team (another scope), so each is asked on its own. */
+export async function presentMemberTeamRoots(ctx: AppContext, member: User, items: ItemWithCount[]) {
+  return Promise.all(items.map(async (item) => itemData(item, (await abilitiesIn(ctx, member, [item])).get(item.id))));
 }
 
 /** An item with its team: what create and convert answer. */

@@ -14,7 +14,7 @@ import { dataRoute, type DataRequest } from '../http/data-route.ts';
 import { AppError, badRequest, errorBody, isAppError, notFound, unsupportedMediaType } from '../http/errors.ts';
 import { runEvery } from '../jobs/every.ts';
 import { getSettings } from '../settings/service.ts';
-import { assertCanUpload, checkBeforeBytes, uploadPolicy } from './limits.ts';
+import { checkBeforeBytes, uploadPolicy } from './limits.ts';
 import { releaseReservation, reserve, sweepReservations, touchReservation } from './reservations.ts';
 import { relativeFolders, uploadName } from './names.ts';
 import { completeTusUpload, readUploadInfo, type StoredUpload } from './tus-finish.ts';
@@ -141,8 +141,6 @@ function uploadsFor(ctx: AppContext): TusUploads {
       const principal = asked.kind === 'user' ? await principalFor(ctx, asked, [meta.parent_id]) : asked;
       const user: Actor = actorOf(principal);
       requireWritableScope(user);
-      // A member uploads with the owner's storage, but under their own account's flags too.
-      if (principal.kind === 'member') assertCanUpload(principal.member.account, await uploadPolicy(ctx, principal.member.account));
       const name = uploadName(meta.filename ?? meta.name);
       const folders = relativeFolders(meta.path);
       const parent = await requireTargetFolder(ctx, user, meta.parent_id ? meta.parent_id : null, 'parent_id');

@@ -39,6 +39,15 @@ export function restrictionOverrides(flags: Restrictions): string | null {
   return Object.keys(overrides).length ? JSON.stringify(overrides) : null;
 }
 
+/**
+ * The stored form of the flags two accounts allow together (each flag on only if both have it on):
+ * a team member acts with the owner's files under both accounts' flags.
+ */
+export function jointRestrictions(a: Pick<User, 'restrictions'>, b: Pick<User, 'restrictions'>): string | null {
+  const [x, y] = [restrictionsFor(a), restrictionsFor(b)];
+  return restrictionOverrides(Object.fromEntries(RESTRICTION_FLAGS.map((key) => [key, x[key] && y[key]])) as unknown as Restrictions);
+}
+
 export async function setRestrictions(ctx: AppContext, userId: string, overrides: Partial<Restrictions>): Promise<void> {
   await updateUser(ctx, userId, { restrictions: Object.keys(overrides).length ? JSON.stringify(overrides) : null });
 }
