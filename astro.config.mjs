@@ -4,8 +4,10 @@ import react from '@astrojs/react';
 import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
+import { clientChunks } from './integrations/client-chunks.mjs';
 import { compressAssets } from './integrations/compress-assets.mjs';
 import { emojiData } from './integrations/emoji-data.mjs';
+import { modulePreloads } from './integrations/module-preloads.mjs';
 import { API_BODY_LIMIT_BYTES } from './src/server/host/body-limit.ts';
 import { INLINE_SCRIPT_HASHES, PAGE_CSP_DIRECTIVES } from './src/server/http/csp.ts';
 
@@ -13,7 +15,7 @@ export default defineConfig({
   output: 'server',
   // Our own Node server (src/main.ts) owns the socket; Astro renders pages and JSON endpoints behind it.
   adapter: node({ mode: 'middleware', bodySizeLimit: API_BODY_LIMIT_BYTES }),
-  integrations: [react(), compressAssets()],
+  integrations: [react(), modulePreloads(), compressAssets()],
   // Behind the Node adapter Astro sees every request as http://localhost: we check Origin ourselves (src/middleware.ts).
   security: {
     checkOrigin: false,
@@ -29,6 +31,7 @@ export default defineConfig({
   vite: {
     plugins: [
       tailwindcss(),
+      clientChunks(),
       emojiData(),
       paraglideVitePlugin({ project: './project.inlang', outdir: './src/paraglide', strategy: ['baseLocale'] }),
     ],

@@ -7,6 +7,12 @@ import type { Generated } from 'kysely';
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  sign_in_challenges: SignInChallengesTable;
+  user_identities: UserIdentitiesTable;
+  oidc_issuers: OidcIssuersTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
   access_tokens: AccessTokensTable;
   password_resets: PasswordResetsTable;
   email_verifications: EmailVerificationsTable;
@@ -66,6 +72,94 @@ export interface UsersTable {
   last_signed_in_at: string | null;
   /** Bytes of all the user's files, the trash included; kept by triggers on items (migration 20261128090000_admin_users). */
   storage_used_bytes: Generated<number>;
+  /** When the account turned two-factor authentication on (auth/second-step.ts); null while it is off. */
+  two_factor_enabled_at: string | null;
+  /** The TOTP key, base32, sealed with settings/secrets.ts sealSecret (purpose `totp:<user id>`); pending while two_factor_enabled_at is null. */
+  totp_secret: string | null;
+  /** The last TOTP time step a code was accepted for (replay protection); null before the first. */
+  totp_last_step: number | null;
+}
+
+/** One single-use recovery code of an account's two-factor authentication (migration 20261130110000_two_factor). */
+export interface TwoFactorRecoveryCodesTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 of the normalised code, hex. */
+  code_hash: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+/** An account at a social or OpenID Connect provider linked to a user (migration 20261130100000_user_identities). */
+export interface UserIdentitiesTable {
+  id: string;
+  user_id: string;
+  /** 'google', 'facebook', 'github', or 'oidc:<issuer id>'. */
+  provider: string;
+  /** The provider's stable account id (`sub`). */
+  subject: string;
+  email: string | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** An OpenID Connect identity provider configured by an admin (migration 20261130130000_oidc_issuers). */
+export interface OidcIssuersTable {
+  /** A slug, fixed once made: it names the routes and the linked identities ('oidc:<id>'). */
+  id: string;
+  label: string;
+  issuer_url: string;
+  client_id: string;
+  /** Encrypted with settings/secrets.ts sealSecret; '' when unset. */
+  client_secret: Generated<string>;
+  enabled: Generated<number>;
+  /** 1 on at most one row: "only this provider" (auth/oidc/only-provider.ts). */
+  sign_in_only: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A passkey, a WebAuthn credential of a user (migration 20261130120000_passkeys). */
+export interface PasskeysTable {
+  /** The credential id, base64url. */
+  id: string;
+  user_id: string;
+  name: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  counter: number;
+  /** JSON array of the transports the browser reported. */
+  transports: string;
+  /** 'singleDevice' or 'multiDevice'. */
+  device_type: string;
+  backed_up: number;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A WebAuthn challenge waiting for its answer, single-use (migration 20261130120000_passkeys). */
+export interface WebauthnChallengesTable {
+  /** SHA-256 of the challenge, hex. */
+  id: string;
+  /** Null for a sign-in with a passkey alone. */
+  user_id: string | null;
+  purpose: 'register' | 'sign-in' | 'second-step';
+  challenge: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** A first sign-in step that passed, waiting for the second factor (migration 20261130090000_sign_in_challenges). */
+export interface SignInChallengesTable {
+  /** SHA-256 of the challenge token, hex. */
+  id: string;
+  user_id: string;
+  persistent: number;
+  /** 'password', 'social:<provider>' or 'oidc:<issuer id>'. */
+  method: string;
+  failed_attempts: Generated<number>;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface SessionsTable {
@@ -161,6 +255,8 @@ export interface ItemsTable {
   deleted_at: string | null;
   /** Id of the item whose trashing trashed this one (its own id when trashed directly). */
   deleted_with: string | null;
+  /** A folder's items outside the trash, kept by triggers (migration 20261201090000_folder_counts); 0 for files. */
+  live_children: Generated<number>;
 }
 
 export interface FavouritesTable {

@@ -20,7 +20,7 @@ async function* files(dir) {
 
 /**
  * Writes a brotli (`.br`, quality 11) and a gzip (`.gz`, level 9) copy beside every text asset of
- * the client build, once at build time, so the static handler (src/server/http/static.ts) serves
+ * the client build, once at build time, so the static handler (src/server/host/static.ts) serves
  * them by Accept-Encoding with no compression work per request.
  */
 export function compressAssets() {

@@ -17,6 +17,12 @@ import * as jobRuns from './20261128090000_job_runs.ts';
 import * as languages from './20261128100000_languages.ts';
 import * as teams from './20261129090000_teams.ts';
 import * as notificationSound from './20261129100000_notification_sound.ts';
+import * as signInChallenges from './20261130090000_sign_in_challenges.ts';
+import * as userIdentities from './20261130100000_user_identities.ts';
+import * as twoFactor from './20261130110000_two_factor.ts';
+import * as passkeys from './20261130120000_passkeys.ts';
+import * as oidcIssuers from './20261130130000_oidc_issuers.ts';
+import * as folderCounts from './20261201090000_folder_counts.ts';
 
 /**
  * Every migration, imported statically: a folder scan at run time breaks once Vite bundles the
@@ -41,4 +47,10 @@ export const migrations: Record<string, Migration> = {
   '20261128100000_languages': languages,
   '20261129090000_teams': teams,
   '20261129100000_notification_sound': notificationSound,
+  '20261130090000_sign_in_challenges': signInChallenges,
+  '20261130100000_user_identities': userIdentities,
+  '20261130110000_two_factor': twoFactor,
+  '20261130120000_passkeys': passkeys,
+  '20261130130000_oidc_issuers': oidcIssuers,
+  '20261201090000_folder_counts': folderCounts,
 };

@@ -9,7 +9,10 @@ declare namespace App {
     user: import('./server/auth/sessions.ts').User | null;
     session: import('./server/auth/sessions.ts').Session | null;
     authMethod: 'cookie' | 'token' | null;
-    /** The language the request is served in (a canonical BCP 47 code) and its text direction. */
+    /**
+     * The language the request is served in (a canonical BCP 47 code) and its text direction. Not
+     * resolved for /api/ routes (English, no languages): JSON answers carry no translated text.
+     */
     locale: string;
     dir: 'ltr' | 'rtl';
     /** Every language a person may pick, read per request (src/server/i18n/languages.ts). */

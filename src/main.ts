@@ -14,6 +14,7 @@ import { recoverUploads } from './server/uploads/recover.ts';
 import { scheduleBlobReconciler } from './server/blobs/reconcile.ts';
 import { scheduleUserDeletions } from './server/admin/users/deletion.ts';
 import { closeEventStreams } from './server/live/hub.ts';
+import { logEventLoopStats } from './server/host/loop-stats.ts';
 
 /** The process entry: config, context, migrations, then the HTTP server; SIGTERM drains and closes. */
 async function main(): Promise<void> {
@@ -48,6 +49,8 @@ async function main(): Promise<void> {
   const stopTeamSignUps = startTeamSignUps(ctx);
   const stopReconciler = scheduleBlobReconciler(ctx);
   const stopDeletions = scheduleUserDeletions(ctx);
+  const loopStatsMs = Number(process.env.EVENT_LOOP_STATS_MS ?? 0);
+  const stopLoopStats = loopStatsMs > 0 ? logEventLoopStats(ctx.logger, loopStatsMs) : () => {};
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -64,6 +67,7 @@ async function main(): Promise<void> {
       stopTeamSignUps();
       await stopReconciler();
       await stopDeletions();
+      stopLoopStats();
       await ctx.db.destroy();
       ctx.logger.info('stopped');
       process.exit(0);

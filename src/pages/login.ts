@@ -1,4 +1,4 @@
-import { deviceCookie, setDeviceCookie, setSessionCookie } from '../server/auth/cookies.ts';
+import { deviceCookie, setChallengeCookie, setSignedInCookies } from '../server/auth/cookies.ts';
 import { LoginInput } from '../server/auth/schemas.ts';
 import { login } from '../server/auth/service.ts';
 import { publicRoute } from '../server/http/endpoint.ts';
@@ -7,15 +7,27 @@ import { safeRedirectPath } from '../server/http/redirects.ts';
 import { validate } from '../server/http/validate.ts';
 import { userResource } from '../server/users/resource.ts';
 
+/**
+ * The password step. An account with two-factor authentication answers with a challenge instead of
+ * a session: JSON clients get it in `meta.second_step` (and send it back as `challenge`), the HTML
+ * form keeps it in a cookie and goes on to /sign-in/two-factor.
+ */
 export const ALL = publicRoute(
   {
     POST: async ({ ctx, body, ip, astro }) => {
-      const { user, token, session, device } = await login(ctx, validate(LoginInput, body), ip, deviceCookie(astro.cookies));
-      setSessionCookie(ctx, astro.cookies, token, session);
-      setDeviceCookie(ctx, astro.cookies, device);
+      const outcome = await login(ctx, validate(LoginInput, body), ip, deviceCookie(astro.cookies));
       const redirect = safeRedirectPath(body.redirect);
+      if (outcome.kind === 'second-step') {
+        if (!wantsJson(astro.request)) {
+          setChallengeCookie(ctx, astro.cookies, outcome.challenge);
+          const target = safeRedirectPath(body.redirect, '');
+          return astro.redirect(target ? `/sign-in/two-factor?redirect=${encodeURIComponent(target)}` : '/sign-in/two-factor', 303);
+        }
+        return { data: null, meta: { redirect, second_step: { challenge: outcome.challenge, factors: outcome.factors, expires_at: outcome.expires.toISOString() } } };
+      }
+      setSignedInCookies(ctx, astro.cookies, outcome);
       if (!wantsJson(astro.request)) return astro.redirect(redirect, 303);
-      return { ...(await userResource(ctx, user)), meta: { redirect } };
+      return { ...(await userResource(ctx, outcome.user)), meta: { redirect } };
     },
   },
   {

@@ -257,12 +257,55 @@ export function selectAll(): void {
 
 export const $tree = atom<TreeNode[] | null>(null);
 
-export async function loadTree(): Promise<void> {
+/**
+ * The tree's top level and the branches down to the open folder (the server answers a level at a
+ * time: a node with `has_folders` and no `folders` is loaded on expand, `loadTreeChildren`).
+ * Branches loaded before keep their subfolders when the fresh answer did not reach them.
+ */
+export async function loadTree(openId: string | null = openFolderId()): Promise<void> {
+  const open = openId ? `?${new URLSearchParams({ open: openId })}` : '';
   try {
-    $tree.set((await api.get<{ data: TreeNode[] }>('/api/browse/navigation')).data);
+    const fresh = (await api.get<{ data: TreeNode[] }>(`/api/browse/navigation${open}`)).data;
+    $tree.set(keepLoaded(fresh, $tree.get()));
   } catch {
     if ($tree.get() === null) $tree.set([]);
   }
+}
+
+/** The folder open in Files, if any: the tree's answer includes the branches down to it. */
+function openFolderId(): string | null {
+  const source = $listing.get()?.source;
+  return source?.kind === 'folder' && source.id ? source.id : null;
+}
+
+/** One folder's subfolders put into the tree (on expand). */
+export async function loadTreeChildren(id: string): Promise<void> {
+  const folders = (await api.get<{ data: TreeNode[] }>(`/api/browse/navigation?${new URLSearchParams({ parent_id: id })}`)).data;
+  $tree.set(withFolders($tree.get() ?? [], id, folders));
+}
+
+/** The tree with `id`'s subfolders set to `folders` (a new tree: stores compare by reference). */
+export function withFolders(tree: TreeNode[], id: string, folders: TreeNode[]): TreeNode[] {
+  return tree.map((node) => (node.id === id ? { ...node, folders, has_folders: folders.length > 0 } : node.folders.length ? { ...node, folders: withFolders(node.folders, id, folders) } : node));
+}
+
+/** A fresh answer with the subfolders the old tree had loaded where the answer stopped short. */
+export function keepLoaded(fresh: TreeNode[], old: TreeNode[] | null): TreeNode[] {
+  if (!old) return fresh;
+  const loaded = new Map<string, TreeNode[]>();
+  const collect = (nodes: TreeNode[]): void => {
+    for (const n of nodes) {
+      if (n.folders.length) loaded.set(n.id, n.folders);
+      collect(n.folders);
+    }
+  };
+  collect(old);
+  const merge = (nodes: TreeNode[]): TreeNode[] =>
+    nodes.map((n) => {
+      const folders = n.folders.length ? n.folders : n.has_folders ? (loaded.get(n.id) ?? []) : [];
+      return folders.length ? { ...n, folders: merge(folders) } : n;
+    });
+  return merge(fresh);
 }
 
 /** The chain of folders from home down to `id` (inclusive), from the navigation tree. */
@@ -340,8 +383,10 @@ export async function removeFavourite(id: string): Promise<void> {
   await loadUser();
 }
 
-export async function searchItems(query: string): Promise<Item[]> {
-  return (await api.get<{ data: Item[] }>(`/api/search?${new URLSearchParams({ query })}`)).data;
+/** Search results, with each one's folders from home down (`locations`, by item id). */
+export async function searchItems(query: string): Promise<{ items: Item[]; locations: Record<string, { id: string; name: string }[]> }> {
+  const res = await api.get<{ data: Item[]; meta?: { locations?: Record<string, { id: string; name: string }[]> } }>(`/api/search?${new URLSearchParams({ query })}`);
+  return { items: res.data, locations: res.meta?.locations ?? {} };
 }
 
 /* ---- Helpers for display ---- */

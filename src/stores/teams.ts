@@ -133,5 +133,10 @@ export async function loadTeamTree(folderId: string, name: string): Promise<Tree
   const res = await api.get<{ data: TreeNode | TreeNode[] }>(`${folderPath(folderId)}/tree`);
   if (!Array.isArray(res.data)) return [res.data];
   if (res.data.length === 1 && res.data[0]!.id === folderId) return res.data;
-  return [{ id: folderId, name, color: null, emoji: null, parent_id: null, folders: res.data }];
+  return [{ id: folderId, name, color: null, emoji: null, parent_id: null, folders: res.data, has_folders: res.data.length > 0 }];
+}
+
+/** One folder's subfolders inside a team folder's tree (the tree is answered a level at a time). */
+export async function loadTeamTreeChildren(folderId: string, id: string): Promise<TreeNode[]> {
+  return (await api.get<{ data: TreeNode[] }>(`${folderPath(folderId)}/tree?${new URLSearchParams({ parent_id: id })}`)).data;
 }

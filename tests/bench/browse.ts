@@ -1,16 +1,19 @@
 // npm run bench:browse: the file platform's read paths on a large folder and tree, on SQLite.
-// Seeds through product code (createFolder, createFileItem with the bytes in the blob store), then
-// for each route prints the product's throughput and latency, a raw Node server answering the same
+// Seeds by bulk INSERTs (bulk-items.ts: a million items in minutes; no blobs, the routes read
+// listings only), then for each route prints the product's throughput and latency, a raw Node server answering the same
 // JSON bytes (the HTTP floor), and the bare SELECT behind it run in-process (the database floor).
 // Bounded: BENCH_DURATION_MS per scenario, BENCH_CONCURRENCY connections, 127.0.0.1 only.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { registerUser } from '../support/client.ts';
-import { seedContext, seedFile, seedFolder } from '../support/seed.ts';
+import { listTreeLevel } from '../../src/server/files/queries.ts';
+import { seedContext, seedFolder } from '../support/seed.ts';
+import { bulkInsertItems, type BulkItem } from './bulk-items.ts';
 import { freePort, startServer } from '../support/server.ts';
 import { CONCURRENCY, DURATION_MS, fmt, load, summarise, type Result } from './load.ts';
 
@@ -32,29 +35,40 @@ try {
 
   let started = performance.now();
   const big = await seedFolder(seed, user.id, 'Big folder');
-  for (let i = 0; i < ITEMS; i += 1) {
-    if (i % 20 === 0) await seedFolder(seed, user.id, `folder ${String(i).padStart(6, '0')}`, big);
-    else await seedFile(seed, user.id, { name: `report ${String(i).padStart(6, '0')}.pdf`, parentId: big, mimetype: 'application/pdf', content: 'x'.repeat(i % 512) });
-  }
-  // A tree for the navigation panel: ten top folders, each a chain of sub-folders.
-  const tops = await Promise.all(Array.from({ length: 10 }, (_, i) => seedFolder(seed, user.id, `tree ${i}`)));
-  const branches: string[] = [];
-  for (let i = 0; i < TREE_FOLDERS; i += 1) branches.push(await seedFolder(seed, user.id, `branch ${i}`, i < 10 ? tops[i]! : branches[i - 10]!));
-  for (let i = 0; i < TREE_ITEMS - TREE_FOLDERS; i += 1) {
-    await seedFile(seed, user.id, { name: `note ${String(i).padStart(6, '0')}.txt`, parentId: branches[i % branches.length]!, mimetype: 'text/plain', content: 'n' });
-  }
-  console.log(`seeded ${ITEMS} items in one folder and a ${TREE_ITEMS}-item tree (${TREE_FOLDERS + 10} folders) through product code in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  await bulkInsertItems(
+    seed.db,
+    user.id,
+    Array.from({ length: ITEMS }, (_, i): BulkItem =>
+      i % 20 === 0 ? { parentId: big, type: 'folder', name: `folder ${String(i).padStart(6, '0')}` } : { parentId: big, type: 'file', name: `report ${String(i).padStart(6, '0')}.pdf`, mimetype: 'application/pdf', size: i % 512 },
+    ),
+  );
+  // A tree for the navigation panel: ten top folders, each a chain of sub-folders, the files spread over them.
+  const tops = Array.from({ length: 10 }, () => randomUUID());
+  const branches = Array.from({ length: TREE_FOLDERS }, () => randomUUID());
+  await bulkInsertItems(seed.db, user.id, [
+    ...tops.map((id, i): BulkItem => ({ id, parentId: null, type: 'folder', name: `tree ${i}` })),
+    ...branches.map((id, i): BulkItem => ({ id, parentId: i < 10 ? tops[i]! : branches[i - 10]!, type: 'folder', name: `branch ${i}` })),
+    ...Array.from({ length: TREE_ITEMS - TREE_FOLDERS }, (_, i): BulkItem => ({ parentId: branches[i % branches.length]!, type: 'file', name: `note ${String(i).padStart(7, '0')}.txt`, mimetype: 'text/plain' })),
+  ]);
+  console.log(`seeded ${ITEMS} items in one folder and a ${TREE_ITEMS}-item tree (${TREE_FOLDERS + 10} folders) by bulk inserts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  // Ten levels down the first chain: the tree's answer when that folder is open.
+  const deep = branches[Math.min(branches.length - 1, 90)]!;
+  const trail = [null, tops[0]!, ...branches.filter((_, i) => i % 10 === 0 && i <= 90)];
 
   const routes = {
     'first page': `/api/browse/folders/${big}?limit=${PAGE}`,
     'whole folder': `/api/browse/folders/${big}`,
     navigation: '/api/browse/navigation',
+    'navigation, open 10 levels down': `/api/browse/navigation?open=${deep}`,
+    'navigation, one branch': `/api/browse/navigation?parent_id=${tops[0]}`,
     search: '/api/search?query=report%200042',
   };
   // The raw server answers exactly the bytes the product answered.
   const pairs: string[] = [];
+  // The connection kept from before a long seeding may have been closed by the server meanwhile: one retry.
+  const first = (url: string) => fetch(url, { headers }).catch(() => fetch(url, { headers }));
   for (const [label, route] of Object.entries(routes)) {
-    const res = await fetch(server.url + route, { headers });
+    const res = await first(server.url + route);
     if (res.status !== 200) throw new Error(`${route} answered ${res.status}`);
     const file = path.join(tmp, `${label.replace(/\W/g, '_')}.json`);
     await writeFile(file, Buffer.from(await res.arrayBuffer()));
@@ -68,12 +82,16 @@ try {
   const floors: Record<string, () => Promise<unknown>> = {
     'first page': () => sql`select * from items where owner_id = ${user.id} and parent_id = ${big} and deleted_at is null order by type desc, created_at desc, id desc limit ${PAGE}`.execute(seed.db),
     'whole folder': () => sql`select * from items where owner_id = ${user.id} and parent_id = ${big} and deleted_at is null order by type desc, created_at desc, id desc`.execute(seed.db),
-    navigation: () => sql`select id, parent_id, name, color, emoji from items where owner_id = ${user.id} and type = 'folder' and deleted_at is null order by name_key`.execute(seed.db),
-    // The same narrowing by the trigram index that the product's search does (migration 20261124150000_search).
+    navigation: () => listTreeLevel(seed.db, user.id, { parentId: null }),
+    'navigation, open 10 levels down': async () => {
+      for (const parentId of trail) await listTreeLevel(seed.db, user.id, { parentId });
+    },
+    'navigation, one branch': () => listTreeLevel(seed.db, user.id, { parentId: tops[0]! }),
+    // What the product's search runs (queries.ts searchByName): the trigram index's matches first, then their rows.
     search: () =>
-      sql`select * from items where +owner_id = ${user.id} and deleted_at is null and name_key like '%report 0042%'
-          and id in (select s.item_id from items_fts f join items_search s on s.id = f.rowid where items_fts match '"report 0042"')
-          order by type desc, name_key limit 20`.execute(seed.db),
+      sql`select i.* from items_fts f cross join items_search s on s.id = f.rowid cross join items i on i.id = s.item_id
+          where items_fts match '"report 0042"' and i.owner_id = ${user.id} and i.deleted_at is null and i.name_key like '%report 0042%'
+          order by i.type desc, i.name_key, i.id limit 20`.execute(seed.db),
   };
   // What the search cost before the index: every one of the owner's names read.
   const scan = () => sql`select * from items where owner_id = ${user.id} and deleted_at is null and name_key like '%report 0042%' order by type desc, name_key limit 20`.execute(seed.db);
@@ -95,9 +113,15 @@ try {
     const product = await load(server.url + route, headers);
     const reference = await load(`http://127.0.0.1:${rawPort}${route}`, {});
     const db = await floor(floors[label as keyof typeof floors]!);
-    console.log(`GET ${route.replace(big, '{id}')}  (${label}, ${(bytes / 1024).toFixed(1)} KiB)`);
+    console.log(`GET ${route.replace(big, '{id}').replace(deep, '{id}').replace(tops[0]!, '{id}')}  (${label}, ${(bytes / 1024).toFixed(1)} KiB)`);
     console.log(`  product    ${fmt(product)}`);
     console.log(`  raw node   ${fmt(reference)}`);
+    if (label === 'first page') {
+      const alone = await load(server.url + route, headers, DURATION_MS, 1);
+      const rawAlone = await load(`http://127.0.0.1:${rawPort}${route}`, {}, DURATION_MS, 1);
+      console.log(`  product, one client   ${fmt(alone)}`);
+      console.log(`  raw node, one client  ${fmt(rawAlone)}`);
+    }
     console.log(`  bare SELECT, one connection, sequential: p50 ${db.p50.toFixed(2)} ms   p99 ${db.p99.toFixed(2)} ms`);
     if (label === 'search') {
       const unindexed = await floor(scan);
@@ -147,6 +171,10 @@ try {
     const s = summarise([...lags], took / 1000);
     console.log(`  ${label.padEnd(32)} ${took.toFixed(0).padStart(6)} ms   probe p50 ${s.p50.toFixed(1)} ms   p99 ${s.p99.toFixed(1)} ms   max ${Math.max(...lags).toFixed(1)} ms   (${lags.length} probes)`);
   }
+} catch (error) {
+  // The server's last words, when it went away under the run.
+  console.error(server.logs.slice(-30).join(''));
+  throw error;
 } finally {
   raw?.kill();
   await seed.db.destroy();

@@ -17,7 +17,7 @@ export function summarise(latencies: number[], seconds: number): Result {
 }
 
 /** CONCURRENCY connections request `url` back to back for DURATION_MS; any non-200 stops the run. */
-export async function load(url: string, headers: Record<string, string>, durationMs = DURATION_MS): Promise<Result> {
+export async function load(url: string, headers: Record<string, string>, durationMs = DURATION_MS, connections = CONCURRENCY): Promise<Result> {
   const latencies: number[] = [];
   const deadline = performance.now() + durationMs;
   const worker = async () => {
@@ -30,7 +30,7 @@ export async function load(url: string, headers: Record<string, string>, duratio
     }
   };
   const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  await Promise.all(Array.from({ length: connections }, worker));
   return summarise(latencies, (performance.now() - started) / 1000);
 }
 

@@ -1,8 +1,11 @@
 // The bare-Node reference for `npm run bench:transfer`: GET /blobs/<key> streams a file from the
 // blob directory (fs.createReadStream, with one Range), PUT/POST /upload/<name> streams the body to
-// disk. Nothing else: the floor that the product's data plane is measured against.
+// disk; with `?fsync=1` it flushes the file (fsync before close) and its directory before answering,
+// the durability the product gives an upload (README), so that cost shows apart from the rest.
+// Nothing else: the floor that the product's data plane is measured against.
 //   node tests/bench/transfer-ref.ts <port> <blob root> <upload dir>
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -37,7 +40,13 @@ const server = http.createServer((req, res) => {
   if ((req.method === 'PUT' || req.method === 'POST') && url.pathname.startsWith('/upload/')) {
     uploaded += 1;
     const file = path.join(uploads, `${uploaded}`);
-    return void pipeline(req, createWriteStream(file))
+    const durable = url.searchParams.get('fsync') === '1';
+    return void pipeline(req, createWriteStream(file, { flush: durable }))
+      .then(async () => {
+        if (!durable) return;
+        const dir = await open(uploads, 'r');
+        await dir.sync().finally(() => dir.close());
+      })
       .then(() => res.writeHead(201).end())
       .catch(fail);
   }

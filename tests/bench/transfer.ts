@@ -10,7 +10,8 @@
 // POST /api/upload, 1,000 × 4 KiB over 8 connections) run when /api/upload and /api/upload/tus
 // exist, and are skipped with a note while they answer 404.
 // Bounded: every scenario is a fixed amount of bytes, 127.0.0.1 only. Sizes: BENCH_BIG_BYTES,
-// BENCH_SMALL_FILES, BENCH_ZIP_FILE_BYTES.
+// BENCH_SMALL_FILES, BENCH_ZIP_FILE_BYTES. BENCH_ONLY=downloads|zips|uploads runs one group;
+// BENCH_CPU_PROF=<dir> writes the product server's CPU profile there (node --cpu-prof) when it stops.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
@@ -44,12 +45,23 @@ interface Figures {
   p50?: number;
   p95?: number;
   rssMiB?: number;
+  /** CPU seconds the serving processes used (user + system), from /proc. */
+  cpuSeconds?: number;
 }
 
 function rssOf(pid: number): number {
   try {
     const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     return kb ? Number(kb) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function cpuOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
   } catch {
     return 0;
   }
@@ -70,11 +82,13 @@ async function measured(pids: () => number[], work: () => Promise<Figures>): Pro
     peak = Math.max(peak, pids().reduce((sum, pid) => sum + rssOf(pid), 0));
   };
   sample();
+  const cpu = () => pids().reduce((sum, pid) => sum + cpuOf(pid), 0);
+  const cpuBefore = cpu();
   const timer = setInterval(sample, 20);
   try {
     const figures = await work();
     sample();
-    return { ...figures, rssMiB: peak / MiB };
+    return { ...figures, rssMiB: peak / MiB, cpuSeconds: cpu() - cpuBefore };
   } finally {
     clearInterval(timer);
   }
@@ -144,16 +158,16 @@ async function many(urls: { url: string; headers: Record<string, string> }[], ok
 // --- output ---------------------------------------------------------------------------------
 
 const rows: string[] = [];
-function show(label: string, f: Figures, reference?: Figures): void {
+const rate = (f: Figures) => (f.files ? f.files : f.bytes) / f.seconds;
+/** One row; `references` (name and figures, measured in the same run) each get the ratio product / reference. */
+function show(label: string, f: Figures, references: { name: string; figures: Figures }[] = []): void {
   const mbs = f.bytes / MiB / f.seconds;
   const parts = [`${mbs.toFixed(0).padStart(6)} MiB/s`];
   if (f.files) parts.push(`${(f.files / f.seconds).toFixed(0).padStart(6)} files/s  p50 ${f.p50!.toFixed(2)} ms  p95 ${f.p95!.toFixed(2)} ms`);
   if (f.ttfbMs !== undefined) parts.push(`TTFB ${f.ttfbMs.toFixed(1)} ms`);
   parts.push(`peak RSS ${f.rssMiB!.toFixed(0)} MiB`);
-  if (reference) {
-    const ratio = f.files && reference.files ? f.files / f.seconds / (reference.files / reference.seconds) : f.bytes / f.seconds / (reference.bytes / reference.seconds);
-    parts.push(`= ${(ratio * 100).toFixed(0)}% of the reference`);
-  }
+  if (f.cpuSeconds !== undefined) parts.push(`CPU ${((f.cpuSeconds / f.seconds) * 100).toFixed(0)}%`);
+  for (const r of references) parts.push(`= ${((rate(f) / rate(r.figures)) * 100).toFixed(0)}% of ${r.name}`);
   const line = `  ${label.padEnd(34)} ${parts.join('   ')}`;
   rows.push(line);
   console.log(line);
@@ -166,6 +180,8 @@ interface Reference {
   url: string;
   pids: () => number[];
   stop: () => Promise<void>;
+  /** Added to upload URLs (the bare Node server's `?fsync=1`). */
+  uploadQuery?: string;
 }
 
 async function startNodeReference(blobRoot: string, tmp: string): Promise<Reference> {
@@ -246,7 +262,10 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 // --- the run --------------------------------------------------------------------------------
 
-const server = await startServer({ db: 'sqlite' });
+const ONLY = process.env.BENCH_ONLY;
+const runs = (group: string) => !ONLY || ONLY.split(',').includes(group);
+const cpuProf = process.env.BENCH_CPU_PROF;
+const server = await startServer({ db: 'sqlite', env: cpuProf ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(cpuProf)}` } : {} });
 const seed = await seedContext(server);
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'cd-bench-transfer-'));
 const references: Reference[] = [];
@@ -301,16 +320,15 @@ try {
     { title: `${SMALL_FILES} × 4 KiB, ${CONNECTIONS} connections`, run: (t) => many(small.map((f) => ({ url: t.file(f.blobKey, f.id), headers: t.headers }))) },
   ];
 
-  for (const scenario of scenarios) {
+  for (const scenario of runs('downloads') ? scenarios : []) {
     console.log(scenario.title);
     const figures: Figures[] = [];
     for (const target of targets) {
       await scenario.run(target); // warm the page cache and the connections
       figures.push(await measured(target.pids, () => scenario.run(target)));
     }
-    const best = figures.slice(1).reduce<Figures | undefined>((a, b) => (!a || b.bytes / b.seconds > a.bytes / a.seconds ? b : a), undefined);
     targets.forEach((target, i) => {
-      show(target.label, figures[i]!, i === 0 ? best : undefined);
+      show(target.label, figures[i]!, i === 0 ? targets.slice(1).map((t, j) => ({ name: t.label, figures: figures[j + 1]! })) : []);
     });
   }
 
@@ -319,7 +337,7 @@ try {
     { title: `zip of ${SMALL_FILES} × 4 KiB (deflated)`, folder: smallFolder, name: 'small' },
     { title: `zip of ${SMALL_FILES} × ${ZIP_FILE_BYTES / 1024} KiB (stored, image/jpeg)`, folder: mediaFolder, name: 'media' },
   ];
-  for (const z of zipScenarios) {
+  for (const z of runs('zips') ? zipScenarios : []) {
     console.log(z.title);
     const url = `${server.url}/api/zip?items=${z.folder}|folder`;
     await one(url, cookie);
@@ -334,6 +352,7 @@ try {
   }
 
   // Uploads: only once the upload routes exist.
+  if (runs('uploads')) {
   console.log('uploads');
   const token = (await client.post('/api/user/tokens', { name: 'bench' })).body.meta.token as string;
   const bearer = { Authorization: `Bearer ${token}` };
@@ -412,7 +431,7 @@ try {
       latencies.sort((a, b) => a - b);
       return { bytes: SMALL_FILES * SMALL, seconds: (performance.now() - t0) / 1000, files: SMALL_FILES, p50: latencies[Math.floor(latencies.length / 2)], p95: latencies[Math.floor(latencies.length * 0.95)] };
     };
-    const refPut = (r: Reference) => put(`${r.url}/upload/one-${Date.now()}.bin`, BIG);
+    const refPut = (r: Reference) => put(`${r.url}/upload/one-${Date.now()}.bin${r.uploadQuery ?? ''}`, BIG);
     const uploads: { title: string; product: (() => Promise<Figures>) | null; ref: (r: Reference) => () => Promise<Figures> }[] = [
       { title: `upload ${(BIG / MiB).toFixed(0)} MiB, tus one PATCH`, product: tusProbe.status === 404 ? null : () => tusUpload(BIG, BIG, 'tus-one.bin'), ref: refPut },
       { title: `upload ${(BIG / MiB).toFixed(0)} MiB, tus ${(chunk / MiB).toFixed(0)} MiB chunks`, product: tusProbe.status === 404 ? null : () => tusUpload(BIG, chunk, 'tus-chunked.bin'), ref: refPut },
@@ -438,7 +457,7 @@ try {
                 const { body, headers } = multipart(`up-${i}.txt`, SMALL);
                 return { url: `${server.url}/api/upload`, headers: { ...bearer, ...headers }, body };
               }),
-        ref: (r) => sendMany('PUT', (i) => ({ url: `${r.url}/upload/small-${i}.bin`, headers: { 'Content-Length': SMALL }, body: Readable.from(patternBytes(SMALL, i)) })),
+        ref: (r) => sendMany('PUT', (i) => ({ url: `${r.url}/upload/small-${i}.bin${r.uploadQuery ?? ''}`, headers: { 'Content-Length': SMALL }, body: Readable.from(patternBytes(SMALL, i)) })),
       },
     ];
     for (const u of uploads) {
@@ -447,9 +466,17 @@ try {
         console.log('  skipped: the route answers 404');
         continue;
       }
-      show('product', await measured(productPids, u.product));
-      for (const r of references) show(r.name, await measured(r.pids, u.ref(r)));
+      const mine = await measured(productPids, u.product);
+      const theirs: { name: string; figures: Figures }[] = [];
+      // The product flushes an upload to disk before answering (README); the bare Node server does it
+      // too in a row of its own, so the cost of durability shows apart from the rest.
+      const bare = references.find((r) => r.name === 'bare Node');
+      const uploadRefs = bare ? [...references, { ...bare, name: 'bare Node + fsync', uploadQuery: '?fsync=1' }] : references;
+      for (const r of uploadRefs) theirs.push({ name: r.name, figures: await measured(r.pids, u.ref(r)) });
+      show('product', mine, theirs);
+      for (const t of theirs) show(t.name, t.figures);
     }
+  }
   }
   console.log(`\nproduct server peak RSS over the whole run (VmHWM): ${(Number(/^VmHWM:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024).toFixed(0)} MiB`);
 } finally {

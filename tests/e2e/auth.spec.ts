@@ -16,7 +16,7 @@ test('sign up with the form asks to check the email, then signs in', async ({ pa
   await expect(page.getByRole('status')).toContainText('Check your email to continue');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/platform\/files$/);
 });
 
@@ -64,12 +64,12 @@ test('the guard sends a visitor to sign-in and back to the page they wanted', as
   await expect(page).toHaveURL(/\/sign-in\?redirect=%2Fuser%2Fprofile%3Ftab%3D1$/);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('wrong password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('alert').or(page.getByText('These credentials do not match our records.'))).toBeVisible();
   await expect(page).toHaveURL(/redirect=%2Fuser%2Fprofile/);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/user\/profile\?tab=1$/);
 });
 

@@ -40,7 +40,7 @@ test('public pages and the file area work under the CSP, with the theme script a
   await expect(page.locator('html')).toHaveClass(/dark/);
 
   await page.goto('/sign-in');
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   await page.goto('/contact-us');
   await expect(page.locator('html')).toHaveClass(/dark/);
 

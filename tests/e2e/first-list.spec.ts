@@ -22,6 +22,12 @@ test('prints the time to the first list on a cold file area', async ({ page, bro
       }
     });
     seen.observe(document, { childList: true, subtree: true });
+    // Main-thread tasks over 50 ms (start+duration): on a busy machine they show where the time went.
+    const longTasks: string[] = [];
+    (window as unknown as { longTasks: string[] }).longTasks = longTasks;
+    new PerformanceObserver((list) => {
+      for (const task of list.getEntries()) longTasks.push(`${Math.round(task.startTime)}+${Math.round(task.duration)}`);
+    }).observe({ type: 'longtask', buffered: true });
   });
   await fresh.goto('/platform/files', { waitUntil: 'commit' });
   await expect(fresh.getByRole('option', { name: 'Measured' })).toBeVisible();
@@ -30,7 +36,15 @@ test('prints the time to the first list on a cold file area', async ({ page, bro
     const firstList = (window as unknown as { firstList: number }).firstList;
     // The scripts the first list waited for, not the ones fetched in idle time after it.
     const js = resources.filter((r) => r.name.endsWith('.js') && r.responseEnd <= firstList);
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+    const api = resources.filter((r) => r.name.includes('/api/') && r.responseEnd <= firstList);
     return {
+      longTasks: (window as unknown as { longTasks: string[] }).longTasks.join(', '),
+      html: Math.round(nav.responseEnd),
+      domContentLoaded: Math.round(nav.domContentLoadedEventEnd),
+      lastScript: Math.round(Math.max(0, ...js.map((r) => r.responseEnd))),
+      firstScriptStart: Math.round(Math.min(...js.map((r) => r.startTime))),
+      api: api.map((r) => `${new URL(r.name).pathname} ${Math.round(r.startTime)}–${Math.round(r.responseEnd)}`).join(', '),
       firstList: Math.round(firstList),
       jsFiles: js.length,
       jsTransferredKb: Math.round(js.reduce((sum, r) => sum + r.transferSize, 0) / 1024),
@@ -38,5 +52,6 @@ test('prints the time to the first list on a cold file area', async ({ page, bro
     };
   });
   console.log(`cold file area: first list on screen after ${figures.firstList} ms; ${figures.jsFiles} scripts, ${figures.jsTransferredKb} KB transferred (${figures.jsDecodedKb} KB decoded)`);
+  console.log(`  document ${figures.html} ms, scripts ${figures.firstScriptStart}–${figures.lastScript} ms, DOMContentLoaded ${figures.domContentLoaded} ms, API ${figures.api || 'none'}; long tasks ${figures.longTasks || 'none'}`);
   await cold.close();
 });

@@ -201,7 +201,7 @@ test('in maintenance mode, visitors get 503 and the admin gets in', async ({ bro
     expect(res2!.status()).toBe(200);
     await page.getByLabel('Email').fill(ADMIN.email);
     await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL(/\/platform\/files/);
     expect((await page.goto('/'))!.status()).toBe(200);
     expect((await page.goto('/admin/dashboard'))!.status()).toBe(200);

@@ -137,7 +137,13 @@ test('a file opens its parent folder, or home at the top', async ({ page }) => {
     relationships: { shared: null },
   });
   await page.route('**/api/search?*', (route) =>
-    route.fulfill({ json: { data: [file('f1', 'Budget.pdf', ids.Reports!, 'application/pdf', 48_213), file('f2', 'notes.txt', null, 'text/plain', 512)], meta: { root: null } } }),
+    route.fulfill({
+      json: {
+        data: [file('f1', 'Budget.pdf', ids.Reports!, 'application/pdf', 48_213), file('f2', 'notes.txt', null, 'text/plain', 512)],
+        // Each result's folders from home, as the search answers them (the tree is loaded a level at a time).
+        meta: { root: null, locations: { f1: [{ id: ids['Projects 2024'], name: 'Projects 2024' }, { id: ids.Reports, name: 'Reports' }], f2: [] } },
+      },
+    }),
   );
   await open(page);
   await input(page).fill('b');

@@ -163,7 +163,7 @@ test('an invitee without an account signs up from the invitation page and lands 
   await expect(guest).toHaveURL(/\/sign-in\?/);
   await expect(guest.getByLabel('Email')).toHaveValue(invitee);
   await guest.getByLabel('Password').fill(PASSWORD);
-  await guest.getByRole('button', { name: 'Sign in' }).click();
+  await guest.getByRole('button', { name: 'Sign in', exact: true }).click();
   // Straight into the team folder, not only the list of them.
   await expect(guest).toHaveURL(new RegExp(`/platform/shared-with-me/${team.id}$`));
   await expect(guest.getByRole('heading', { name: 'Field notes' })).toBeVisible();
@@ -185,7 +185,7 @@ test('an invitee with an account signs in from the invitation page and is taken 
   await guest.getByRole('link', { name: 'I have an account: sign in' }).click();
   await expect(guest.getByLabel('Email')).toHaveValue(invitee);
   await guest.getByLabel('Password').fill(PASSWORD);
-  await guest.getByRole('button', { name: 'Sign in' }).click();
+  await guest.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(guest).toHaveURL(new RegExp(`/platform/shared-with-me/${team.id}$`));
   await expect(guest.getByRole('heading', { name: 'Lab book' })).toBeVisible();
   await expect(guest.getByTestId('my-permission')).toHaveText('Can view');

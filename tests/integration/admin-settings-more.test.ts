@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../src/server/context.ts';
@@ -11,6 +9,7 @@ import { jobStatuses } from '../../src/server/jobs/status.ts';
 import { instanceKeyFile, readSecretSetting } from '../../src/server/settings/secrets.ts';
 import { putSettings } from '../../src/server/settings/service.ts';
 import { Client, registerUser } from '../support/client.ts';
+import { fakeToken, startFakeBotCheck, type FakeBotCheck } from '../support/fake-bot-check.ts';
 import { seedContext, seedFile, seedFolder } from '../support/seed.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { share } from '../support/shares.ts';
@@ -154,34 +153,26 @@ describe('sign-in settings', () => {
   });
 
   describe('the bot check on the contact form', () => {
-    let verifier: http.Server;
-    const seen: string[] = [];
+    // The provider stand-in, reached through the recaptcha_verify_url setting (no environment override here).
+    let fake: FakeBotCheck;
+    const seen = () => fake.requests.map((r) => r.secret);
     beforeAll(async () => {
-      verifier = http.createServer((req, res) => {
-        let body = '';
-        req.on('data', (d) => (body += d));
-        req.on('end', () => {
-          const params = new URLSearchParams(body);
-          seen.push(params.get('secret') ?? '');
-          const ok = params.get('secret') === 'server-secret' && params.get('response') === 'good';
-          res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(ok ? { success: true, score: 0.9 } : { success: false }));
-        });
-      });
-      await new Promise<void>((resolve) => verifier.listen(0, '127.0.0.1', resolve));
-      await putSettings(seed, { recaptcha_verify_url: `http://127.0.0.1:${(verifier.address() as AddressInfo).port}/verify` });
+      fake = await startFakeBotCheck({ secret: 'server-secret' });
+      await putSettings(seed, { recaptcha_verify_url: fake.verifyUrl });
     });
     afterAll(async () => {
       await put('/api/admin/settings/sign-in', { recaptcha: { enabled: false } });
-      await new Promise((resolve) => verifier.close(resolve));
+      await fake.stop();
     });
-    const contact = (token: string) => new Client(server.url).post('/contact', { name: 'Vera Visitor', email: 'vera@example.test', message: 'A question about plans.', recaptcha_token: token });
+    const contact = (token: 'good' | 'bad') =>
+      new Client(server.url).post('/contact', { name: 'Vera Visitor', email: 'vera@example.test', message: 'A question about plans.', recaptcha_token: fakeToken({ action: 'contact', score: 0.9, success: token === 'good' }) });
 
     it('verifies with the decrypted secret', async () => {
       const res = await put('/api/admin/settings/sign-in', { recaptcha: { enabled: true, site_key: 'site-key-1', secret: 'server-secret' } });
       expect(res.status, res.text).toBe(200);
       expect(await storedValue('recaptcha_secret')).not.toContain('server-secret');
       expect((await contact('good')).status).toBe(201);
-      expect(seen.at(-1)).toBe('server-secret');
+      expect(seen().at(-1)).toBe('server-secret');
       expect((await contact('bad')).status).toBe(422);
     });
 
@@ -189,7 +180,7 @@ describe('sign-in settings', () => {
       await putSettings(seed, { recaptcha_secret: 'server-secret' });
       expect(await storedValue('recaptcha_secret')).toBe('"server-secret"');
       expect((await contact('good')).status).toBe(201);
-      expect(seen.at(-1)).toBe('server-secret');
+      expect(seen().at(-1)).toBe('server-secret');
       expect(await storedValue('recaptcha_secret')).toMatch(/^"enc:v1:/);
       const get = await admin.get('/api/admin/settings/sign-in');
       expect(get.body.data.recaptcha.secret).toEqual({ set: true });

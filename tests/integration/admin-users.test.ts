@@ -322,7 +322,7 @@ describe('the details tab', () => {
     const res = await admin.request(`/api/admin/users/${user.id}`, { method: 'PATCH', json: { name: 'After Name', email: newEmail, verified: true } });
     expect(res.status).toBe(200);
     expect(res.body.data.attributes).toMatchObject({ name: 'After Name', email: newEmail, email_verified_at: expect.any(String) });
-    expect(res.body.meta).toEqual({ abilities: { change_role: true }, self: false });
+    expect(res.body.meta).toEqual({ abilities: { change_role: true }, self: false, two_factor_enabled: false });
     const [entry] = await auditOf(user.id);
     expect(entry).toMatchObject({ action: 'user.update', before: { name: 'Before Name', email, verified: false }, after: { name: 'After Name', email: newEmail, verified: true } });
 

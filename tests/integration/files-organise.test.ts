@@ -86,10 +86,12 @@ describe('create and browse', () => {
     const b = await mkdir(client, 'B', a);
     await mkdir(client, 'C', b);
     await mkdir(client, 'D');
+    // A level at a time: the top, then each branch on asking (navigation-tree.test.ts has the rest).
     const res = await client.get('/api/browse/navigation');
     expect(res.status).toBe(200);
-    expect(res.body.data.map((n: any) => n.name)).toEqual(['A', 'D']);
-    expect(res.body.data[0].folders[0]).toMatchObject({ id: b, name: 'B', parent_id: a, folders: [{ name: 'C', folders: [] }] });
+    expect(res.body.data.map((n: any) => [n.name, n.has_folders, n.folders])).toEqual([['A', true, []], ['D', false, []]]);
+    const open = await client.get(`/api/browse/navigation?open=${b}`);
+    expect(open.body.data[0].folders[0]).toMatchObject({ id: b, name: 'B', parent_id: a, has_folders: true, folders: [{ name: 'C', folders: [], has_folders: false }] });
   });
 
   it('searches names of files and folders, case-insensitively, treating % and _ literally', async () => {
@@ -233,10 +235,11 @@ describe('move', () => {
       ]);
       expect([one.status, two.status].sort()).toEqual([200, 422]);
       // Both are still reachable from home: exactly one sits inside the other.
-      const home = (await client.get('/api/browse/navigation')).body.data as { name: string; folders: { name: string }[] }[];
+      const home = (await client.get('/api/browse/navigation')).body.data as { id: string; name: string }[];
       const top = home.filter((n) => n.name === `X${round}` || n.name === `Y${round}`);
       expect(top).toHaveLength(1);
-      expect(top[0]!.folders.map((f) => f.name)).toEqual([top[0]!.name === `X${round}` ? `Y${round}` : `X${round}`]);
+      const inside = (await client.get(`/api/browse/navigation?parent_id=${top[0]!.id}`)).body.data as { name: string }[];
+      expect(inside.map((f) => f.name)).toEqual([top[0]!.name === `X${round}` ? `Y${round}` : `X${round}`]);
     }
   });
 });

@@ -44,7 +44,8 @@ describe('abilities in the owner’s listings', () => {
     expect(byName((await owner.client.get('/api/browse/share')).body.data)).toEqual({ Shared: OWNER_FOLDER });
     const tree = (await owner.client.get('/api/browse/navigation')).body.data;
     expect(tree[0].abilities).toMatchObject({ rename: true, upload: true, restore: false });
-    expect(tree[0].folders[0].abilities).toMatchObject({ move: true, create_folder: true });
+    const level = (await owner.client.get(`/api/browse/navigation?parent_id=${tree[0].id}`)).body.data;
+    expect(level[0].abilities).toMatchObject({ move: true, create_folder: true });
   });
 
   it('follows the owner’s restriction flags', async () => {

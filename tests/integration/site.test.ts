@@ -1,6 +1,4 @@
 import { existsSync, readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/server/auth/service.ts';
@@ -134,43 +132,6 @@ describe('contact form', () => {
     // The message typed is kept when another field was refused.
     await client.request('/contact', { method: 'POST', form: { ...valid, email: 'broken', message: 'Keep <this> text' }, headers: { Accept: 'text/html' }, xrw: false });
     expect((await html(client, '/contact-us')).text).toContain('>Keep &lt;this&gt; text</textarea>');
-  });
-
-  describe('with the score-based bot check on', () => {
-    let verifier: http.Server;
-    const answers: Record<string, object> = { good: { success: true, score: 0.9 }, low: { success: true, score: 0.1 }, bad: { success: false } };
-    beforeAll(async () => {
-      verifier = http.createServer((req, res) => {
-        let body = '';
-        req.on('data', (d) => (body += d));
-        req.on('end', () => {
-          const params = new URLSearchParams(body);
-          const answer = params.get('secret') === 'server-secret' ? (answers[params.get('response') ?? ''] ?? { success: false }) : { success: false };
-          res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer));
-        });
-      });
-      await new Promise<void>((resolve) => verifier.listen(0, '127.0.0.1', resolve));
-      const port = (verifier.address() as AddressInfo).port;
-      await putSettings(env.seed, { allowed_recaptcha: true, recaptcha_client_id: 'site-key', recaptcha_secret: 'server-secret', recaptcha_verify_url: `http://127.0.0.1:${port}/verify` });
-    });
-    afterAll(async () => {
-      await putSettings(env.seed, { allowed_recaptcha: false });
-      await new Promise((resolve) => verifier.close(resolve));
-    });
-
-    it.each([['no token', undefined], ['a low score', 'low'], ['a failed check', 'bad']])('refuses %s and sends nothing', async (_, token) => {
-      const before = contactMails().length;
-      const res = await new Client(env.server.url).post('/contact', { ...valid, ...(token ? { recaptcha_token: token } : {}) });
-      expect(res.status).toBe(422);
-      expect(res.body.errors.recaptcha_token).toBeDefined();
-      expect(contactMails().length).toBe(before);
-    });
-
-    it('sends when the check passes, and loads the check on the page', async () => {
-      const res = await new Client(env.server.url).post('/contact', { ...valid, recaptcha_token: 'good' });
-      expect(res.status).toBe(201);
-      expect((await html(new Client(env.server.url), '/contact-us')).text).toContain('render=site-key');
-    });
   });
 });
 

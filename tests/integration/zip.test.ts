@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -207,6 +207,49 @@ describe('GET /api/zip', () => {
     expect(json(blocked.body).code).toBe('download_temporarily_disabled');
     await setRestrictions(env.seed, owner.user.id, {});
     expect((await download(env.server.url, zipUrl([[folder, 'folder']]), owner.client)).status).toBe(200);
+  });
+
+  it('stores a file that does not compress and deflates one that does, whatever its type; both extract byte-exact', async () => {
+    const owner = await registerUser(env.server.url);
+    const uid = owner.user.id;
+    const folder = await seedFolder(env.seed, uid, 'mixed');
+    // Random bytes under a type that is not on the already-compressed list: only the trial can tell.
+    const noise = randomBytes(3 * 1024 * 1024 + 17);
+    const text = Array.from({ length: 20_000 }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog\n`).join('');
+    await seedFile(env.seed, uid, { name: 'noise.bin', parentId: folder, mimetype: 'application/octet-stream', content: noise });
+    await seedFile(env.seed, uid, { name: 'notes.txt', parentId: folder, mimetype: 'text/plain', content: text });
+    await seedFile(env.seed, uid, { name: 'zeros.dat', parentId: folder, mimetype: 'application/octet-stream', content: Buffer.alloc(200_000) });
+    await seedFile(env.seed, uid, { name: 'empty.txt', parentId: folder, mimetype: 'text/plain', content: '' });
+
+    const res = await download(env.server.url, zipUrl([[folder, 'folder']]), owner.client);
+    expect(res.status).toBe(200);
+    const byName = new Map((await readZip(res.body)).map((e) => [e.name, e]));
+    expect(byName.get('mixed/noise.bin')).toMatchObject({ method: 0, size: noise.length, sha256: sha(noise) });
+    expect(byName.get('mixed/notes.txt')).toMatchObject({ method: 8, size: Buffer.byteLength(text), sha256: sha(text) });
+    expect(byName.get('mixed/zeros.dat')).toMatchObject({ method: 8, sha256: sha(Buffer.alloc(200_000)) });
+    expect(byName.get('mixed/empty.txt')).toMatchObject({ size: 0, sha256: sha('') });
+    // The stored entry costs no more than its bytes; the text shrank.
+    expect(res.body.length).toBeLessThan(noise.length + Buffer.byteLength(text) / 2);
+
+    // Debian's unzip agrees: every CRC checks and each file extracts to the same bytes.
+    const work = mkdtempSync(path.join(os.tmpdir(), 'cd-zip-method-'));
+    try {
+      const file = path.join(work, 'm.zip');
+      writeFileSync(file, res.body);
+      let tested: string | null = null;
+      try {
+        tested = execFileSync('unzip', ['-t', file], { encoding: 'utf8' });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+      if (tested !== null) {
+        expect(tested).toContain('No errors detected');
+        expect(sha(execFileSync('unzip', ['-p', file, 'mixed/noise.bin'], { maxBuffer: 64 * 1024 * 1024 }))).toBe(sha(noise));
+        expect(sha(execFileSync('unzip', ['-p', file, 'mixed/notes.txt'], { maxBuffer: 64 * 1024 * 1024 }))).toBe(sha(text));
+      }
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 
   it('cuts the zip off rather than finishing a corrupt one when a blob is missing', async () => {

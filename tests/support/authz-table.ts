@@ -500,7 +500,17 @@ export const ROWS: Row[] = [
 
   // ---- team plane: the ordinary file calls on a team folder's items (the listings must not show it to others)
   teamRow({ key: 'GET /api/browse/folders/[...id]', label: 'team, home', write: false, kind: 'none', listing: 'team root', ok: 200, call: () => ({ method: 'GET', path: '/api/browse/folders/all?limit=1000' }) }),
-  teamRow({ key: 'GET /api/browse/navigation', label: 'team', write: false, kind: 'none', listing: 'in team', ok: 200, call: () => ({ method: 'GET', path: '/api/browse/navigation' }) }),
+  // The tree is lazy: the owner opens the folder inside the team folder and sees it on its path; anyone else is refused the folder.
+  teamRow({
+    key: 'GET /api/browse/navigation',
+    label: 'team',
+    write: false,
+    kind: 'none',
+    listing: 'in team',
+    ok: 200,
+    rule: (principal, object) => (object === 'listing' && principal !== 'the team’s owner' ? 404 : undefined),
+    call: (t) => ({ method: 'GET', path: `/api/browse/navigation?open=${t.id}` }),
+  }),
   teamRow({ key: 'GET /api/browse/folders/[...id]', label: 'team', write: false, kind: 'folder', ok: 200, call: (t) => ({ method: 'GET', path: `/api/browse/folders/${t.id}` }) }),
   teamRow({ key: 'GET /api/teams/folders/[id]/tree', label: 'team', write: false, kind: 'folder', ok: 200, teamOwner: { 'the owner’s item outside it': 404 }, call: (t) => ({ method: 'GET', path: `/api/teams/folders/${t.id}/tree` }) }),
   teamRow({ key: 'POST /api/create-folder', label: 'team', write: true, kind: 'folder', ok: 201, call: (t) => ({ method: 'POST', path: '/api/create-folder', json: { name: NAME(), parent_id: t.id } }) }),
@@ -762,8 +772,12 @@ export function objectsFor(row: Row, principal: Principal): ObjectName[] {
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const API_DIR = path.join(ROOT, 'src/pages/api');
 
-/** Routes that touch no item: the account, the admin area (tests/integration/admin-access.test.ts) and setup. */
-export const NOT_ITEM_ROUTES = [/^\w+ \/api\/admin\//, /^\w+ \/api\/setup\//, /^\w+ \/api\/user(\/|$)/];
+/**
+ * Routes that touch no item: the account, the admin area (tests/integration/admin-access.test.ts),
+ * setup, social sign-in (tests/integration/social-sign-in.test.ts) and OpenID Connect sign-in
+ * (tests/integration/oidc-sign-in.test.ts).
+ */
+export const NOT_ITEM_ROUTES = [/^\w+ \/api\/admin\//, /^\w+ \/api\/setup\//, /^\w+ \/api\/user(\/|$)/, /^GET \/api\/socialite\//, /^GET \/api\/oidc\/\[issuer\]\/(redirect|callback)$/];
 /**
  * Data routes that serve no user's items. The live event stream names no item either: it sends a
  * user only their own events, and its refusals (signed out, a wrong token, another user's events,

@@ -91,10 +91,12 @@ export async function startServer(options: { db?: TestDb; env?: Record<string, s
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
     ...options.env,
   };
-  delete env.NODE_OPTIONS;
+  // The test runner's options are not the server's; a caller may still pass its own (a profile).
+  if (!options.env?.NODE_OPTIONS) delete env.NODE_OPTIONS;
   // Tests get an installed instance unless they ask for a fresh one (the setup wizard's tests).
   if (!reuse && options.installed !== false) await markDataInstalled(dataDir, pgDb?.url);
-  const child = spawn(process.execPath, ['src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The V8 flag `npm start` runs with (package.json): tests and benchmarks measure the same process.
+  const child = spawn(process.execPath, ['--max-semi-space-size=2', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await waitForListening(child, logs, exited);

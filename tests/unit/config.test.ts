@@ -19,6 +19,18 @@ describe('loadConfig', () => {
     expect(config.secureCookies).toBe(true);
   });
 
+  it('keeps the bot check on its setting and Google’s script unless the environment names others', async () => {
+    expect((await loadConfig({}, '/srv')).botCheck).toEqual({ verifyUrl: null, scriptUrl: null });
+    const set = await loadConfig({ BOT_CHECK_VERIFY_URL: 'http://127.0.0.1:9/verify', BOT_CHECK_SCRIPT_URL: 'http://127.0.0.1:9/api.js' }, '/srv');
+    expect(set.botCheck).toEqual({ verifyUrl: 'http://127.0.0.1:9/verify', scriptUrl: 'http://127.0.0.1:9/api.js' });
+  });
+
+  it('takes the social sign-in providers from their real endpoints unless a base URL replaces them', async () => {
+    expect((await loadConfig({}, '/srv')).oauthBaseUrls).toEqual({ google: null, github: null, facebook: null });
+    const config = await loadConfig({ OAUTH_FACEBOOK_BASE_URL: 'http://127.0.0.1:9999/facebook' }, '/srv');
+    expect(config.oauthBaseUrls).toEqual({ google: null, github: null, facebook: 'http://127.0.0.1:9999/facebook' });
+  });
+
   it('treats empty values as unset', async () => {
     expect((await loadConfig({ PORT: '', DATA_DIR: '' }, '/srv')).port).toBe(3000);
   });
@@ -31,6 +43,10 @@ describe('loadConfig', () => {
     [{ MAIL_ENCRYPTION: 'rot13' }, 'MAIL_ENCRYPTION'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ BOT_CHECK_VERIFY_URL: 'javascript:alert(1)' }, 'BOT_CHECK_VERIFY_URL'],
+    [{ BOT_CHECK_SCRIPT_URL: 'not a url' }, 'BOT_CHECK_SCRIPT_URL'],
+    [{ OAUTH_GOOGLE_BASE_URL: 'not a url' }, 'OAUTH_GOOGLE_BASE_URL'],
+    [{ OAUTH_GITHUB_BASE_URL: 'javascript:alert(1)' }, 'OAUTH_GITHUB_BASE_URL'],
   ])('refuses %j naming the variable', async (env, name) => {
     await expect(loadConfig(env, '/srv')).rejects.toThrow(ConfigError);
     await expect(loadConfig(env, '/srv')).rejects.toThrow(name);

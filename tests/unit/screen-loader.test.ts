@@ -1,5 +1,7 @@
+import { createElement, Suspense } from 'react';
+import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ChunkLoadError, loadScreen } from '../../src/islands/app/screenLoader.ts';
+import { ChunkLoadError, lazyScreen, loadScreen, preloadScreen } from '../../src/islands/app/screenLoader.ts';
 
 describe('loading a screen script', () => {
   afterEach(() => vi.useRealTimers());
@@ -20,5 +22,27 @@ describe('loading a screen script', () => {
     const caught = slow.catch((error: unknown) => error);
     await vi.advanceTimersByTimeAsync(120_000);
     expect(await caught).toMatchObject({ kind: 'timeout' });
+  });
+});
+
+function Screen({ name }: { name: string }) {
+  return createElement('p', null, `screen ${name}`);
+}
+// renderToString does not wait: a screen that suspends leaves its fallback in the output.
+const draw = (Lazy: ReturnType<typeof lazyScreen<{ name: string }>>) =>
+  renderToString(createElement(Suspense, { fallback: createElement('p', null, 'spinner') }, createElement(Lazy, { name: 'files' })));
+
+describe('drawing a lazily loaded screen', () => {
+  it('suspends while the script has not arrived', () => {
+    const load = () => new Promise<{ default: typeof Screen }>(() => undefined);
+    expect(draw(lazyScreen(load))).toContain('spinner');
+  });
+
+  it('draws a preloaded screen at once, without a fallback', async () => {
+    const load = () => Promise.resolve({ default: Screen });
+    await preloadScreen(load);
+    const html = draw(lazyScreen(load));
+    expect(html).toContain('screen files');
+    expect(html).not.toContain('spinner');
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TreeNode } from '../../src/server/files/service.ts';
 import { isSpotlightShortcut, locationOf, moveHighlight, splitMatch, spotlightTarget } from '../../src/stores/spotlight.ts';
 
-const node = (id: string, name: string, folders: TreeNode[] = [], parent_id: string | null = null): TreeNode => ({ id, name, color: null, emoji: null, parent_id, folders });
+const node = (id: string, name: string, folders: TreeNode[] = [], parent_id: string | null = null): TreeNode => ({ id, name, color: null, emoji: null, parent_id, folders, has_folders: folders.length > 0 });
 
 describe('spotlight helpers', () => {
   it('opens a folder itself, a file its parent folder or home', () => {

@@ -54,7 +54,7 @@ export function Spotlight() {
   );
 }
 
-type Answer = { status: 'idle' | 'loading' | 'ready' | 'error'; query: string; items: Item[] };
+type Answer = { status: 'idle' | 'loading' | 'ready' | 'error'; query: string; items: Item[]; locations?: Record<string, { name: string }[]> };
 
 function SpotlightSearch() {
   const t = useT();
@@ -66,7 +66,7 @@ function SpotlightSearch() {
   const list = useRef<HTMLUListElement>(null);
   const optionId = (i: number) => `${listId}-option-${i}`;
 
-  // The folder tree gives each result its location; it is cached for the session.
+  // Each result's location comes with the answer; the folder tree (cached for the session) is the fallback.
   useEffect(() => {
     if ($tree.get() === null) void loadTree();
   }, []);
@@ -83,9 +83,9 @@ function SpotlightSearch() {
     setAnswer((prev) => ({ ...prev, status: 'loading' }));
     const timer = setTimeout(() => {
       searchItems(q).then(
-        (items) => {
+        ({ items, locations }) => {
           if (stale) return;
-          setAnswer({ status: 'ready', query: q, items });
+          setAnswer({ status: 'ready', query: q, items, locations });
           setActive(items.length > 0 ? 0 : -1);
         },
         () => {
@@ -173,7 +173,7 @@ function SpotlightSearch() {
         <ul id={listId} ref={list} role="listbox" aria-label={t('spotlight.results')} className={showList ? 'p-2' : 'hidden'}>
           {showList &&
             items.map((item, i) => (
-              <ResultRow key={item.id} id={optionId(i)} index={i} item={item} query={answer.query} active={i === active} location={locationOf(tree, item.attributes.parent_id)} onHover={() => setActive(i)} onOpen={() => openItem(item)} />
+              <ResultRow key={item.id} id={optionId(i)} index={i} item={item} query={answer.query} active={i === active} location={answer.locations?.[item.id]?.map((n) => n.name) ?? locationOf(tree, item.attributes.parent_id)} onHover={() => setActive(i)} onOpen={() => openItem(item)} />
             ))}
         </ul>
       </div>

@@ -11,7 +11,7 @@ import { $listing, prefetchListing, whenListingSettled } from '../../stores/file
 import { startLive } from '../../stores/live.ts';
 import { preloadUploaders } from '../../stores/uploads.ts';
 import { $user, loadUser } from '../../stores/user.ts';
-import { lazyScreen } from './screenLoader.ts';
+import { lazyScreen, preloadScreen } from './screenLoader.ts';
 import { ScreenErrorBoundary } from './ScreenErrorBoundary.tsx';
 
 // Each screen is its own chunk; all are fetched in idle time after the first paint so moving
@@ -67,6 +67,8 @@ function prefetchScreens(admin: boolean): void {
 
 const LISTING_ROUTES = new Set(['files', 'trash', 'recent', 'teamFolders', 'sharedWithMe']);
 let opened: Promise<unknown> = Promise.resolve();
+/** Whether the opening screen's script is in (or failed): until then the app draws its spinner, not a suspended screen. */
+let openingLoaded = false;
 
 /**
  * The open screen's script and the list it will show are asked for as soon as this module runs,
@@ -75,7 +77,10 @@ let opened: Promise<unknown> = Promise.resolve();
 function prefetchOpening(): void {
   const opening = $router.get();
   const openingScreen = opening?.route.startsWith('admin') ? 'admin' : opening?.route;
-  if (openingScreen && openingScreen in screens) opened = screens[openingScreen as keyof typeof screens]().catch(() => undefined);
+  if (openingScreen && openingScreen in screens) opened = preloadScreen(screens[openingScreen as keyof typeof screens] as () => Promise<{ default: ComponentType<object> }>).catch(() => undefined);
+  void opened.finally(() => {
+    openingLoaded = true;
+  });
   if (opening?.route === 'files') prefetchListing({ kind: 'folder', id: opening.params.id || null });
   else if (opening?.route === 'trash') prefetchListing({ kind: 'trash', id: opening.params.id || null });
   else if (opening?.route === 'recent') prefetchListing({ kind: 'latest' });
@@ -90,6 +95,10 @@ export default function App() {
   const user = useStore($user);
   const page = useStore($router);
   const [failed, setFailed] = useState<string | null>(null);
+  const [opening, setOpening] = useState(!openingLoaded);
+  useEffect(() => {
+    if (opening) void opened.finally(() => setOpening(false));
+  }, [opening]);
 
   useEffect(() => {
     // The document normally carries both (src/layouts/AppLayout.astro); fetched only when it does not.
@@ -137,7 +146,7 @@ export default function App() {
       </div>
     );
   }
-  if (!user) return <FullPageSpinner label={t('app.loading')} />;
+  if (!user || opening) return <FullPageSpinner label={t('app.loading')} />;
 
   return (
     <AppShell

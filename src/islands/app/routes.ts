@@ -51,10 +51,11 @@ function toRegExp(pattern: string): RegExp {
   return new RegExp(`^${body}/?$`);
 }
 
-const MATCHERS = (Object.entries(APP_ROUTES) as [AppRoute, string][]).map(([route, pattern]) => ({ re: toRegExp(pattern), values: PARAM_VALUES[route] }));
+const MATCHERS = (Object.entries(APP_ROUTES) as [AppRoute, string][]).map(([route, pattern]) => ({ route, re: toRegExp(pattern), values: PARAM_VALUES[route] }));
 
-export function isAppPath(pathname: string): boolean {
-  return MATCHERS.some(({ re, values }) => {
+/** The route a path names, or null when it is not an app path. */
+export function appRouteOf(pathname: string): AppRoute | null {
+  const found = MATCHERS.find(({ re, values }) => {
     const match = re.exec(pathname);
     if (!match) return false;
     return Object.entries(values ?? {}).every(([name, allowed]) => {
@@ -62,4 +63,9 @@ export function isAppPath(pathname: string): boolean {
       return value === undefined || allowed.includes(value);
     });
   });
+  return found?.route ?? null;
+}
+
+export function isAppPath(pathname: string): boolean {
+  return appRouteOf(pathname) !== null;
 }

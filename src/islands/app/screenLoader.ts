@@ -36,7 +36,31 @@ export function loadScreen<T>(load: () => Promise<T>, timeoutMs = SCREEN_LOAD_TI
     .finally(() => clearTimeout(timer));
 }
 
-/** React.lazy over loadScreen: a screen whose script fails throws a ChunkLoadError to the nearest boundary. */
-export function lazyScreen<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
-  return lazy(() => loadScreen(load));
+type ScreenModule<P> = { default: ComponentType<P> };
+/** Screens whose script has arrived, by their loader. */
+const loadedScreens = new WeakMap<() => Promise<unknown>, ScreenModule<never>>();
+
+/** Loads a screen ahead of its first render; once it is in, lazyScreen draws it without suspending. */
+export function preloadScreen<P extends object>(load: () => Promise<ScreenModule<P>>): Promise<ScreenModule<P>> {
+  return loadScreen(load).then((module) => {
+    loadedScreens.set(load, module as ScreenModule<never>);
+    return module;
+  });
+}
+
+/**
+ * React.lazy over loadScreen: a screen whose script fails throws a ChunkLoadError to the nearest
+ * boundary. A screen already loaded (preloadScreen) is handed to React.lazy as a thenable that
+ * answers at once, which React reads without suspending: React shows a suspended boundary's content
+ * no sooner than 300 ms after its fallback, which held the first list back although its script had
+ * long arrived.
+ */
+export function lazyScreen<P extends object>(load: () => Promise<ScreenModule<P>>) {
+  return lazy(() => {
+    const loaded = loadedScreens.get(load) as ScreenModule<P> | undefined;
+    if (!loaded) return preloadScreen(load);
+    // biome-ignore lint/suspicious/noThenProperty: a thenable that answers synchronously is what lets React.lazy skip suspending
+    const now: PromiseLike<ScreenModule<P>> = { then: (resolve) => (resolve ? resolve(loaded) : loaded) as never };
+    return now as Promise<ScreenModule<P>>;
+  });
 }

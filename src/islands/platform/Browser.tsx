@@ -15,6 +15,7 @@ import {
   clearSelection,
   loadTree,
   openListing,
+  pathTo,
   sameSource,
   selectItem,
   type Listing,
@@ -64,11 +65,15 @@ export function Browser({ source }: { source: Source }) {
   useEffect(() => {
     clearSelection();
     void openListing(source, { quiet: true });
+    // A folder opened from elsewhere than the tree (a link, the spotlight): its branch loads.
+    const tree = $tree.get();
+    if (tree !== null && source.kind === 'folder' && source.id && !pathTo(tree, source.id).length) void loadTree(source.id);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, sorting.field, sorting.direction]);
 
   useEffect(() => {
-    if ($tree.get() === null) void loadTree();
+    // The listing is not in the store yet: the tree is told the open folder, to hold its branch.
+    if ($tree.get() === null) void loadTree(source.kind === 'folder' ? source.id : null);
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape' && !$dialog.get() && !$alert.get()) clearSelection();
     };

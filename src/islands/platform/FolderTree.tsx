@@ -1,7 +1,7 @@
 import { ChevronRight } from 'lucide-react';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Emoji } from '../../components/pickers/Emoji.tsx';
-import { emojiChar, pathTo, type TreeNode } from '../../stores/files.ts';
+import { emojiChar, loadTreeChildren, pathTo, type TreeNode } from '../../stores/files.ts';
 import { moveWithFeedback, treeNodeItem } from './actions.ts';
 import { dropTarget } from './dnd.ts';
 import { ItemContextMenu, openContextMenuFromKeyboard } from './ItemContextMenu.tsx';
@@ -28,6 +28,8 @@ function visibleNodes(nodes: TreeNode[], expanded: Set<string>, parentId: string
  * The folder tree of the navigation panel, as the WAI-ARIA tree pattern has it: one tab stop (the
  * open folder, else the last one visited, else the first), Up and Down move, Right and Left expand,
  * collapse or go to a child or the parent, Home and End jump, Enter opens, Shift+F10 the menu.
+ * Subfolders come from the server on the first expand (the tree is answered a level at a time):
+ * the row says aria-busy while they load.
  */
 export function FolderTree({ tree, openId, favourites, labelledBy }: { tree: TreeNode[]; openId: string | undefined; favourites: Set<string>; labelledBy: string }) {
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
@@ -45,13 +47,27 @@ export function FolderTree({ tree, openId, favourites, labelledBy }: { tree: Tre
   const has = (id: string | null | undefined) => !!id && visible.some((v) => v.node.id === id);
   const tabStop = has(activeId) ? activeId : has(openId) ? openId! : (visible[0]?.node.id ?? null);
 
-  const toggle = (id: string, open: boolean) =>
-    setExpanded((prev) => {
+  const [loading, setLoading] = useState<Set<string>>(() => new Set());
+  const setIn = (set: typeof setExpanded, id: string, on: boolean) =>
+    set((prev) => {
+      if (prev.has(id) === on) return prev;
       const next = new Set(prev);
-      if (open) next.add(id);
+      if (on) next.add(id);
       else next.delete(id);
       return next;
     });
+  // A branch whose subfolders the tree does not hold yet opens once they arrived, so an expanded
+  // row always shows its children (Right then goes into them at once).
+  const toggle = (id: string, open: boolean) => {
+    const node = open ? visible.find((v) => v.node.id === id)?.node : undefined;
+    if (!node?.has_folders || node.folders.length > 0) return setIn(setExpanded, id, open);
+    if (loading.has(id)) return;
+    setIn(setLoading, id, true);
+    void loadTreeChildren(id)
+      .then(() => setIn(setExpanded, id, true))
+      .catch(() => undefined)
+      .finally(() => setIn(setLoading, id, false));
+  };
   const focusNode = (id: string | null | undefined) => {
     if (!id) return;
     setActiveId(id);
@@ -71,7 +87,7 @@ export function FolderTree({ tree, openId, favourites, labelledBy }: { tree: Tre
     else if (event.key === 'Home') focusNode(visible[0]?.node.id);
     else if (event.key === 'End') focusNode(visible.at(-1)?.node.id);
     else if (event.key === 'ArrowRight') {
-      if (node.folders.length && !expanded.has(node.id)) toggle(node.id, true);
+      if (hasFolders(node) && !expanded.has(node.id)) toggle(node.id, true);
       else if (node.folders.length) focusNode(node.folders[0]!.id);
     } else if (event.key === 'ArrowLeft') {
       if (expanded.has(node.id)) toggle(node.id, false);
@@ -98,7 +114,7 @@ export function FolderTree({ tree, openId, favourites, labelledBy }: { tree: Tre
       }}
     >
       {visible.map((row) => (
-        <TreeRow key={row.node.id} row={row} openId={openId} favourites={favourites} open={expanded.has(row.node.id)} tabStop={tabStop} toggle={toggle} />
+        <TreeRow key={row.node.id} row={row} openId={openId} favourites={favourites} open={expanded.has(row.node.id)} loading={loading.has(row.node.id)} tabStop={tabStop} toggle={toggle} />
       ))}
     </ul>
   );
@@ -109,6 +125,7 @@ interface RowProps {
   openId: string | undefined;
   favourites: Set<string>;
   open: boolean;
+  loading: boolean;
   tabStop: string | null;
   toggle: (id: string, open: boolean) => void;
 }
@@ -118,7 +135,7 @@ interface RowProps {
  * aria-posinset (the flat form of the ARIA tree): an open folder does not hold its subfolders, so
  * each item's text is its own name.
  */
-function TreeRow({ row, openId, favourites, open, tabStop, toggle }: RowProps) {
+function TreeRow({ row, openId, favourites, open, loading, tabStop, toggle }: RowProps) {
   const { node, depth } = row;
   const [over, setOver] = useState(false);
   const drop = dropTarget(node.id, (items, to) => void moveWithFeedback(items, to), setOver);
@@ -131,13 +148,14 @@ function TreeRow({ row, openId, favourites, open, tabStop, toggle }: RowProps) {
       aria-level={depth + 1}
       aria-setsize={row.siblings}
       aria-posinset={row.position}
-      aria-expanded={node.folders.length ? open : undefined}
+      aria-expanded={hasFolders(node) ? open : undefined}
+      aria-busy={loading || undefined}
       aria-selected={openId === node.id}
       // The row shows the focus ring.
       className="outline-none [&:focus-visible>div]:outline-2 [&:focus-visible>div]:outline-ring"
     >
       <div className="flex items-center rounded-lg" style={{ paddingLeft: depth * 14 }}>
-        {node.folders.length > 0 ? (
+        {hasFolders(node) ? (
           // A pointer target only: from the keyboard, Right and Left expand and collapse.
           <span onClick={() => toggle(node.id, !open)} className="cursor-pointer rounded p-0.5 text-muted hover:text-text" aria-hidden>
             <ChevronRight className={`size-3.5 transition-transform ${open ? 'rotate-90' : ''}`} />
@@ -161,6 +179,11 @@ function TreeRow({ row, openId, favourites, open, tabStop, toggle }: RowProps) {
       </div>
     </li>
   );
+}
+
+/** Whether the folder holds subfolders, loaded yet or not. */
+function hasFolders(node: TreeNode): boolean {
+  return node.has_folders || node.folders.length > 0;
 }
 
 export function FolderGlyph({ node }: { node: { color: string | null; emoji: unknown } }) {

@@ -6,7 +6,10 @@ import { useTitle } from '../../components/useTitle.ts';
 import { api, ApiError } from '../../stores/api.ts';
 import { useT } from '../../stores/i18n.ts';
 import { toast } from '../../stores/ui.ts';
+import { LinkedAccountsCard } from './LinkedAccountsCard.tsx';
+import { PasskeysCard } from './PasskeysCard.tsx';
 import { SettingsNav } from './SettingsNav.tsx';
+import { TwoFactorCard } from './two-factor/TwoFactorCard.tsx';
 
 export default function PasswordScreen() {
   const t = useT();
@@ -47,6 +50,9 @@ export default function PasswordScreen() {
           {t('password.submit')}
         </button>
       </form>
+      <TwoFactorCard />
+      <PasskeysCard />
+      <LinkedAccountsCard />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UNSAFE_PERSON_NAME } from '../files/names.ts';
+import { botCheckToken } from './bot-check.ts';
 import { weakPasswordMessage } from './strength.ts';
 
 export const emailField = z
@@ -40,7 +41,13 @@ export function guessable(kind: 'user' | 'admin', related: (v: Record<string, un
 }
 
 export const RegisterInput = z
-  .object({ name: nameField, email: emailField, password: passwordField, password_confirmation: z.string({ error: 'The password confirmation field is required.' }).max(128) })
+  .object({
+    name: nameField,
+    email: emailField,
+    password: passwordField,
+    password_confirmation: z.string({ error: 'The password confirmation field is required.' }).max(128),
+    recaptcha_token: botCheckToken,
+  })
   .refine(confirmed, confirmation)
   .superRefine(guessable('user', (v) => [String(v.name), String(v.email)]));
 
@@ -48,9 +55,10 @@ export const LoginInput = z.object({
   email: emailField,
   password: z.string({ error: 'The password field is required.' }).min(1, 'The password field is required.').max(128, 'The password may not be greater than 128 characters.'),
   remember: flag,
+  recaptcha_token: botCheckToken,
 });
 
-export const ForgotPasswordInput = z.object({ email: emailField });
+export const ForgotPasswordInput = z.object({ email: emailField, recaptcha_token: botCheckToken });
 
 export const ResetPasswordInput = z
   .object({

@@ -7,11 +7,14 @@ import { findUserByEmail, findUserById, insertUser, updateUser } from '../users/
 import { colorFor } from '../users/colors.ts';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './passwords.ts';
 import { revokeAllAccessTokens } from './access-tokens.ts';
-import { deviceFor, rememberDevice } from './devices.ts';
+import { requireBotCheck } from './bot-check.ts';
+import { deviceFor } from './devices.ts';
+import { assertPasswordSignUpAllowed } from './oidc/only-provider.ts';
+import { finishFirstStep, type FirstStepOutcome } from './second-step.ts';
 import { firstInWindow, hit, LIMITS } from './rate-limit.ts';
 import { signInFailed, signInSucceeded, takeSignInAttempt } from './sign-in-throttle.ts';
 import type { ChangePasswordInput, ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput } from './schemas.ts';
-import { createSession, invalidateUserSessions, type Session, type User } from './sessions.ts';
+import { invalidateUserSessions, type User } from './sessions.ts';
 import { createPasswordResetLink } from './reset-links.ts';
 import { weakPasswordMessage } from './strength.ts';
 import { generateSecret, hashSecret } from './tokens.ts';
@@ -19,12 +22,6 @@ import { sendSystemMail } from '../mail/outgoing.ts';
 
 const VERIFY_LIFETIME_MS = 7 * 24 * 60 * 60_000;
 const BAD_CREDENTIALS = 'These credentials do not match our records.';
-
-export interface NewSession {
-  user: User;
-  token: string;
-  session: Session;
-}
 
 export async function createUser(ctx: AppContext, input: { name: string; email: string; password: string; role?: 'admin' | 'user'; verified?: boolean }): Promise<User> {
   if (await findUserByEmail(ctx, input.email)) throw validationError({ email: ['The email has already been taken.'] });
@@ -59,7 +56,9 @@ const TAKEN_MAIL_WINDOW_MS = 60 * 60_000;
 export async function register(ctx: AppContext, input: z.infer<typeof RegisterInput>, ip: string): Promise<void> {
   const settings = await getSettings(ctx);
   if (!settings.registration_open) throw forbidden('Registration is closed on this instance.');
+  await assertPasswordSignUpAllowed(ctx);
   await hit(ctx, `register:ip:${ip}`, LIMITS.registerPerIp);
+  await requireBotCheck(ctx, input.recaptcha_token, 'signup', ip);
   const existing = await findUserByEmail(ctx, input.email);
   if (existing) {
     // The same password hashing as a new account, so the answer does not come back faster.
@@ -97,16 +96,14 @@ async function tellOwnerOfSignUpAttempt(ctx: AppContext, owner: User): Promise<v
     .catch((error: unknown) => ctx.logger.error({ err: error }, 'sign-up attempt mail failed'));
 }
 
-export interface SignedIn extends NewSession {
-  /** A fresh device cookie for this browser (devices.ts). */
-  device: { token: string; expires: Date };
-}
-
 /**
  * Checks a password under the sign-in throttles (sign-in-throttle.ts): `deviceToken` is the
  * browser's device cookie, which moves the attempt from the account's ceiling to its own budget.
+ * A right password is the first step: the session, or the second step's challenge (second-step.ts).
  */
-export async function login(ctx: AppContext, input: z.infer<typeof LoginInput>, ip: string, deviceToken?: string): Promise<SignedIn> {
+export async function login(ctx: AppContext, input: z.infer<typeof LoginInput>, ip: string, deviceToken?: string): Promise<FirstStepOutcome> {
+  // Before the throttles: a request the bot check refuses must not spend the account's attempts.
+  await requireBotCheck(ctx, input.recaptcha_token, 'login', ip);
   const attempt = await takeSignInAttempt(ctx, input.email, ip, await deviceFor(ctx, deviceToken, input.email));
   const user = await findUserByEmail(ctx, input.email);
   const ok = user ? await verifyPassword(user.password_hash, input.password) : await verifyAgainstDummy(input.password);
@@ -116,13 +113,15 @@ export async function login(ctx: AppContext, input: z.infer<typeof LoginInput>, 
     throw validationError({ email: [BAD_CREDENTIALS] }, BAD_CREDENTIALS);
   }
   await signInSucceeded(ctx, attempt);
-  const { token, session } = await createSession(ctx, user.id, input.remember);
-  return { user, token, session, device: await rememberDevice(ctx, user.id) };
+  // finishFirstStep also refuses password sign-in in "only this provider" mode (oidc/only-provider.ts).
+  return finishFirstStep(ctx, user, { remember: input.remember, method: 'password' });
 }
 
 /** Answers the same whether or not the address has an account; the mail goes out in the background. */
 export async function requestPasswordReset(ctx: AppContext, input: z.infer<typeof ForgotPasswordInput>, ip: string): Promise<void> {
   await hit(ctx, `reset:ip:${ip}`, LIMITS.resetPerIp);
+  // Before the account's budget, so a refused bot cannot use it up for the owner.
+  await requireBotCheck(ctx, input.recaptcha_token, 'forgot_password', ip);
   await hit(ctx, `reset:account:${hashSecret(input.email)}`, LIMITS.resetPerAccount);
   const user = await findUserByEmail(ctx, input.email);
   if (!user || user.deletion_started_at) return;

@@ -1,4 +1,5 @@
 import type { User } from '../auth/sessions.ts';
+import { socialLoginFlags } from '../auth/social/apps.ts';
 import type { AppContext } from '../context.ts';
 import { getSettings } from '../settings/service.ts';
 import { installationState } from '../setup/state.ts';
@@ -41,7 +42,8 @@ export async function buildClientConfig(ctx: AppContext, locals: { user: Pick<Us
     stripe_public_key: s.stripe_public_key,
     paystack_public_key: s.paystack_public_key,
     paypal_client_id: s.paypal_client_id,
-    socialLogin: s.social_login,
+    /** True only for a provider that is switched on and has its client id and secret (auth/social/apps.ts). */
+    socialLogin: await socialLoginFlags(ctx),
     registrationOpen: s.registration_open,
     emailVerificationRequired: s.email_verification_required,
     cookieNotice: s.cookie_notice,

@@ -36,6 +36,14 @@ const EnvSchema = z.object({
   EVENTS_MAX_STREAMS: z.coerce.number().int().min(1).max(100).default(5),
   // The instance secret that secrets stored in the settings are encrypted with (src/server/settings/secrets.ts).
   APP_KEY: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 32`)').optional(),
+  // The bot check's provider (src/server/auth/bot-check.ts): the verification endpoint over the
+  // recaptcha_verify_url setting, and the browser script (its origin joins the sign-in pages' CSP).
+  BOT_CHECK_VERIFY_URL: z.url({ protocol: /^https?$/ }).optional(),
+  BOT_CHECK_SCRIPT_URL: z.url({ protocol: /^https?$/ }).optional(),
+  // Social sign-in: replaces the origin of the provider's endpoints (tests point them at a local fake).
+  OAUTH_GOOGLE_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  OAUTH_GITHUB_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  OAUTH_FACEBOOK_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   // Test-only: names a crash point (src/server/faults.ts) at which the process kills itself.
   CLOUD_DRIVE_FAULT: z.enum(FAULTS).optional(),
 });
@@ -82,6 +90,10 @@ export interface Config {
   appKey: string | null;
   /** The live event stream: heartbeat interval, and open streams per user (per process). */
   events: { heartbeatMs: number; maxStreams: number };
+  /** The bot check's provider endpoints set in the environment (BOT_CHECK_*); null keeps the setting and Google's script. */
+  botCheck: { verifyUrl: string | null; scriptUrl: string | null };
+  /** OAUTH_*_BASE_URL: where each social sign-in provider's endpoints live instead of the real ones (null: the real ones). */
+  oauthBaseUrls: { google: string | null; github: string | null; facebook: string | null };
   /** Test-only fault injection (CLOUD_DRIVE_FAULT); null in production. */
   fault: Fault | null;
 }
@@ -141,6 +153,8 @@ function toConfig(env: Env, cwd: string): Config {
     blobs: { reconcileMs: env.BLOB_RECONCILE_SECONDS * 1000, orphanGraceMs: env.BLOB_ORPHAN_GRACE_SECONDS * 1000 },
     appKey: env.APP_KEY ?? null,
     events: { heartbeatMs: env.EVENTS_HEARTBEAT_MS, maxStreams: env.EVENTS_MAX_STREAMS },
+    botCheck: { verifyUrl: env.BOT_CHECK_VERIFY_URL ?? null, scriptUrl: env.BOT_CHECK_SCRIPT_URL ?? null },
+    oauthBaseUrls: { google: env.OAUTH_GOOGLE_BASE_URL ?? null, github: env.OAUTH_GITHUB_BASE_URL ?? null, facebook: env.OAUTH_FACEBOOK_BASE_URL ?? null },
     fault: env.CLOUD_DRIVE_FAULT ?? null,
   };
 }

@@ -15,11 +15,14 @@ import { readerOf } from './reader.ts';
 import { validationError } from '../http/errors.ts';
 import { contentDisposition } from './headers.ts';
 import { listLiveChildrenForZip } from './queries.ts';
+import { peekFirstBlock, worthDeflating, ZIP_DEFLATE_LEVEL } from './zip-method.ts';
 
 /**
  * Data plane: `GET /api/zip?items=id|type,id|type` streams a zip of the user's items: folders with
- * their live subtree (the trash stays out), files STORED when already compressed and DEFLATEd
- * otherwise, ZIP64 when past 4 GB or 65,535 entries (zip-stream / compress-commons). Entries are
+ * their live subtree (the trash stays out), files STORED when their type is already compressed or
+ * a trial deflate of their first 64 KiB does not shrink them (random, encrypted, unknown media),
+ * DEFLATEd at the fastest level otherwise (zip-method.ts), ZIP64 when past 4 GB or 65,535 entries
+ * (zip-stream / compress-commons). Entries are
  * written one at a time as the client reads: the first byte leaves as soon as the first entry's
  * header does, and neither a file nor the zip is ever held in memory.
  */
@@ -139,7 +142,9 @@ async function sendZip({ ctx, req, res, principal }: DataRequest<Principal>): Pr
 
 /** Streams the zip of `roots` into `res`; a client that leaves stops the walk and closes every open blob. */
 async function writeZip(ctx: AppContext, user: User, roots: ZipItem[], res: ServerResponse): Promise<void> {
-  const zip = new ZipStream({ zlib: { level: 6 } });
+  // A 1 MiB buffer between the zip and the socket: compress-commons writes in small pieces, and the
+  // default 16 KiB made a stored entry cost a round of stream callbacks per 16 KiB.
+  const zip = new ZipStream({ zlib: { level: ZIP_DEFLATE_LEVEL }, highWaterMark: 1024 * 1024 });
   const open = new Set<Readable>();
   const waiting = new Set<(error: Error) => void>();
   let gone = false;
@@ -157,7 +162,7 @@ async function writeZip(ctx: AppContext, user: User, roots: ZipItem[], res: Serv
   void piped.then((error) => error && stop());
 
   const names = new EntryNames();
-  const add = (source: Readable | null, data: { name: string; type: 'file' | 'directory'; date: Date; store: boolean }) =>
+  const add = (source: Readable | Buffer | null, data: { name: string; type: 'file' | 'directory'; date: Date; store: boolean }) =>
     new Promise<void>((resolve, reject) => {
       if (gone) return reject(new Error('the download was abandoned'));
       waiting.add(reject);
@@ -173,7 +178,10 @@ async function writeZip(ctx: AppContext, user: User, roots: ZipItem[], res: Serv
     const blob = ctx.blobs.get(item.blob_key!);
     open.add(blob);
     blob.once('close', () => open.delete(blob));
-    await add(blob, { name, type: 'file', date: new Date(item.updated_at), store: isAlreadyCompressed(item.mimetype) });
+    const first = await peekFirstBlock(blob);
+    const store = isAlreadyCompressed(item.mimetype) || !worthDeflating(first);
+    // An empty blob has ended by now, and compress-commons refuses an ended stream.
+    await add(first ? blob : Buffer.alloc(0), { name, type: 'file', date: new Date(item.updated_at), store });
   };
 
   // Depth first, one folder's children at a time: only the current path's listings are held.

@@ -16,6 +16,15 @@ function idIn(db: Db, column: RawBuilder<unknown>, ids: string[]): RawBuilder<Sq
     : sql<SqlBool>`${column} = any(cast(${ids} as text[]))`;
 }
 
+/**
+ * A column SQLite must not pick an index for (the unary plus): the ids are looked up by primary key
+ * and these only filter. Left to itself, SQLite walked the owner's index (or the live items') and
+ * checked each row against the ids, 5 ms for 10 ids among 10,000 items and growing with the account.
+ */
+export function filterOnly(db: Db, column: string): RawBuilder<unknown> {
+  return db.getExecutor().adapter instanceof SqliteAdapter ? sql`+${sql.ref(column)}` : sql.ref(column);
+}
+
 /** A row the principal may see, and whether its scope lets the holder change it (always for the owner). */
 export type VisibleRow = ItemRow & { changeable: number | string };
 
@@ -34,7 +43,7 @@ export async function visibleItems(
   if (!ids.length) return [];
   if (!scope) {
     const { rows } = await sql<VisibleRow>`select items.*, 1 as changeable from items
-      where items.owner_id = ${ownerId} and ${idIn(db, sql.ref('items.id'), ids)}`.execute(db);
+      where ${filterOnly(db, 'items.owner_id')} = ${ownerId} and ${idIn(db, sql.ref('items.id'), ids)}`.execute(db);
     return rows;
   }
   const root = scope.rootId;
@@ -49,7 +58,7 @@ export async function visibleItems(
   const { rows } = await sql<VisibleRow>`
     with recursive up(start, id, parent_id) as (
       select i.id, i.id, i.parent_id from items i
-        where ${idIn(db, sql.ref('i.id'), ids)} and i.owner_id = ${ownerId} and i.deleted_at is null ${member}
+        where ${idIn(db, sql.ref('i.id'), ids)} and ${filterOnly(db, 'i.owner_id')} = ${ownerId} and ${filterOnly(db, 'i.deleted_at')} is null ${member}
       union all
       select up.start, p.id, p.parent_id from up join items p on p.id = up.parent_id where up.id <> ${root}
     )
@@ -77,7 +86,7 @@ export async function teamRootsOf(db: Db, userId: string, ids: string[]): Promis
   const { rows } = await sql<TeamRootRow>`
     with recursive up(start, id, parent_id, owner_id) as (
       select i.id, i.id, i.parent_id, i.owner_id from items i
-        where ${idIn(db, sql.ref('i.id'), ids)} and i.deleted_at is null
+        where ${idIn(db, sql.ref('i.id'), ids)} and ${filterOnly(db, 'i.deleted_at')} is null
       union all
       select up.start, p.id, p.parent_id, up.owner_id from up join items p on p.id = up.parent_id
         where up.owner_id <> ${userId}
@@ -87,6 +96,6 @@ export async function teamRootsOf(db: Db, userId: string, ids: string[]): Promis
       join team_members m on m.team_id = t.id and m.user_id = ${userId}
     union all
     select i.id as start, null, null, i.owner_id, null from items i
-      where ${idIn(db, sql.ref('i.id'), ids)} and i.owner_id = ${userId}`.execute(db);
+      where ${idIn(db, sql.ref('i.id'), ids)} and ${filterOnly(db, 'i.owner_id')} = ${userId}`.execute(db);
   return rows;
 }

@@ -8,7 +8,7 @@ import { sharesOfItems } from '../sharing/service.ts';
 import { abilitiesOf, homeAbilities, memberContext, ownerContext, type Abilities, type PrincipalContext, requestContext, shareContext, withTreeAbilities } from './abilities.ts';
 import { itemData, type ItemData } from './presenter.ts';
 import type { ItemRow, ItemWithCount } from './queries.ts';
-import { CreateFolderInput, encodeCursor, folderParam, listOptions, MoveInput, RemoveInput, RenameInput } from './schemas.ts';
+import { CreateFolderInput, encodeCursor, folderParam, listOptions, MoveInput, RemoveInput, RenameInput, TreeQuery } from './schemas.ts';
 import { browseFolder, createFolder, moveItems, navigationTree, removeItems, renameItem } from './service.ts';
 
 /**
@@ -102,9 +102,15 @@ export async function browseAs(ctx: AppContext, asked: Principal, id: string | u
   return { data, meta: { root: page.root && present(page.root), next_cursor: page.next && encodeCursor(page.next), abilities: here } };
 }
 
-/** The folder tree for the navigation panel, each folder with `abilities`; a link's tree has the scope's root as its one root. */
-export async function navigationAs(ctx: AppContext, principal: Principal) {
+/**
+ * The folder tree for the navigation panel a level at a time (`parent_id`: that folder's
+ * subfolders; else the top, and with `open` the branches down to it), each folder with
+ * `abilities`; a link's tree has the scope's root as its one root.
+ */
+export async function navigationAs(ctx: AppContext, principal: Principal, query: URLSearchParams) {
   const actor = actorOf(principal);
-  const tree = await withTreeAbilities(ctx.db, actor, contextOf(principal), await navigationTree(ctx, actor));
-  return { data: principal.scope ? tree.map((node) => ({ ...node, parent_id: null })) : tree };
+  const request = validate(TreeQuery, Object.fromEntries(query));
+  const tree = await withTreeAbilities(ctx.db, actor, contextOf(principal), await navigationTree(ctx, actor, request));
+  const root = principal.scope && !request.parentId;
+  return { data: root ? tree.map((node) => ({ ...node, parent_id: null })) : tree };
 }

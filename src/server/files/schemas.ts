@@ -104,6 +104,12 @@ export const SearchQuery = z.object({
   query: z.string({ error: 'The query field is required.' }).trim().min(1, 'The query field is required.').max(255, 'The query may not be greater than 255 characters.'),
 });
 
+/** The navigation tree's query: one folder's subfolders (`parent_id`), or the top with the branches down to `open`. */
+export const TreeQuery = z
+  .object({ parent_id: idField.optional(), open: idField.optional() })
+  .refine((q) => !(q.parent_id && q.open), { message: 'Ask for parent_id or open, not both.', path: ['open'] })
+  .transform((q) => ({ parentId: q.parent_id, open: q.open }));
+
 /** Sort, direction and paging from a list endpoint's query string (`trash`: the trash's sorts). */
 export function listOptions(query: URLSearchParams, parse: <S extends z.ZodType>(schema: S, input: unknown) => z.infer<S>, { trash = false } = {}) {
   const { sort, direction, limit, cursor } = parse(trash ? TrashListQuery : ListQuery, Object.fromEntries(query));

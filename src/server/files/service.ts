@@ -261,23 +261,55 @@ export interface TreeNode {
   color: string | null;
   emoji: unknown;
   parent_id: string | null;
+  /** The subfolders when this level was asked for, else empty (see `has_folders`). */
   folders: TreeNode[];
+  /** Whether the folder holds subfolders, loaded or not: the tree is fetched a level at a time. */
+  has_folders: boolean;
   /** What the principal may do with the folder, when the endpoint adds it (`withTreeAbilities`). */
   abilities?: Abilities;
 }
 
-/** The user's folders outside the trash as a tree, each level by name. */
-export async function navigationTree(ctx: AppContext, user: User): Promise<TreeNode[]> {
+/** Which levels of the tree to answer: one folder's children, or the top with the branches down to `open`. */
+export interface TreeRequest {
+  parentId?: string | null | undefined;
+  open?: string | null | undefined;
+}
+
+async function treeLevel(ctx: AppContext, ownerId: string, where: Parameters<typeof q.listTreeLevel>[2]): Promise<TreeNode[]> {
+  const rows = await q.listTreeLevel(ctx.db, ownerId, where);
+  return rows.map((r) => ({ id: r.id, name: r.name, color: r.color, emoji: parseEmoji(r.emoji), parent_id: r.parent_id, folders: [], has_folders: Boolean(r.has_folders) }));
+}
+
+/**
+ * The navigation tree, lazily: with `parentId`, that folder's subfolders (a list of nodes); else the
+ * top level (home's folders, or a scope's root with its subfolders) and, with `open`, the branches
+ * down to that folder, so the open place shows in the tree. Each level is by name; a node whose
+ * level was not asked for has empty `folders` and says in `has_folders` whether it holds any.
+ */
+export async function navigationTree(ctx: AppContext, user: User, request: TreeRequest = {}): Promise<TreeNode[]> {
   const scope = scopeOf(user);
-  const rows = await q.listLiveFolders(ctx.db, user.id);
-  const nodes = new Map<string, TreeNode>(rows.map((r) => [r.id, { id: r.id, name: r.name, color: r.color, emoji: parseEmoji(r.emoji), parent_id: r.parent_id, folders: [] }]));
-  const roots: TreeNode[] = [];
-  for (const node of nodes.values()) {
-    const parent = node.parent_id === null ? undefined : nodes.get(node.parent_id);
-    (parent ? parent.folders : roots).push(node);
+  if (request.parentId) {
+    await requireOwnedItem(ctx, user, request.parentId, { folder: true, field: 'parent_id' });
+    return treeLevel(ctx, user.id, { parentId: request.parentId });
   }
-  // A scope sees its root folder's tree and nothing beside it.
-  if (scope) return nodes.has(scope.rootId) ? [nodes.get(scope.rootId)!] : [];
+  const roots = scope ? await treeLevel(ctx, user.id, { ids: [scope.rootId] }) : await treeLevel(ctx, user.id, { parentId: null });
+  const nodes = new Map(roots.map((n) => [n.id, n]));
+  const expand = async (node: TreeNode) => {
+    if (!node.has_folders || node.folders.length) return;
+    node.folders = await treeLevel(ctx, user.id, { parentId: node.id });
+    for (const child of node.folders) nodes.set(child.id, child);
+  };
+  // A scope's one root opens at once: its subfolders are the first thing to show.
+  if (scope && roots[0]) await expand(roots[0]);
+  if (request.open) {
+    const open = await requireOwnedItem(ctx, user, request.open, { folder: true, field: 'open' });
+    const trail = (await q.selfAndAncestorIds(ctx.db, open.id)).reverse();
+    // Top down, each branch of the trail that the tree holds opens, down to the open folder's own subfolders.
+    for (const id of trail) {
+      const node = nodes.get(id);
+      if (node) await expand(node);
+    }
+  }
   return roots;
 }
 

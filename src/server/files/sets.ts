@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db, ItemRow } from './queries.ts';
+import { filterOnly } from './access-queries.ts';
 
 /**
  * Item SQL for whole selections: a fixed number of statements whatever the count (recursive CTEs
@@ -125,7 +126,15 @@ const PAGE = 2000;
  */
 async function liveChildren(db: Db, ownerId: string, parentIds: string[]): Promise<{ id: string }[]> {
   const live = () => db.selectFrom('items').select(['id', 'type', 'created_at']).where('owner_id', '=', ownerId).where('deleted_at', 'is', null);
-  const few = await live().where('parent_id', 'in', parentIds).limit(PAGE).execute();
+  // The parents' ids lead (their index); SQLite otherwise walked every live row of the owner to find them (seconds in a million-item account).
+  const few = await db
+    .selectFrom('items')
+    .select(['id', 'type', 'created_at'])
+    .where(sql<SqlBool>`${filterOnly(db, 'owner_id')} = ${ownerId}`)
+    .where(sql<SqlBool>`${filterOnly(db, 'deleted_at')} is null`)
+    .where('parent_id', 'in', parentIds)
+    .limit(PAGE)
+    .execute();
   if (few.length < PAGE) return few;
   const out: { id: string }[] = [];
   for (const parentId of parentIds) {
@@ -153,13 +162,13 @@ export async function trashTrees(db: Db, ownerId: string, rootIds: string[], at:
     (parents) => liveChildren(db, ownerId, parents.map((p) => p.id)),
   );
   for (const part of chunks(rootIds, WRITE_BATCH)) {
-    await db.updateTable('items').set((eb) => ({ deleted_at: at, deleted_with: eb.ref('id'), updated_at: at })).where('id', 'in', part).where('deleted_at', 'is', null).execute();
+    await db.updateTable('items').set((eb) => ({ deleted_at: at, deleted_with: eb.ref('id'), updated_at: at })).where('id', 'in', part).where(sql<SqlBool>`${filterOnly(db, 'deleted_at')} is null`).execute();
     await yieldToOthers();
   }
   for (const level of levels) {
     for (const part of chunks(level.map((r) => r.id), WRITE_BATCH)) {
       await sql`update items set deleted_at = ${at}, updated_at = ${at},
-        deleted_with = (select p.deleted_with from items p where p.id = items.parent_id) where id in (${idList(part)}) and deleted_at is null`.execute(db);
+        deleted_with = (select p.deleted_with from items p where p.id = items.parent_id) where id in (${idList(part)}) and ${filterOnly(db, 'items.deleted_at')} is null`.execute(db);
       await yieldToOthers();
     }
   }

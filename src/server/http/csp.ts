@@ -40,20 +40,49 @@ export const THEME_SCRIPT = inlineScript(`(function () {
   d.classList.toggle('dark', dark);
 })();`);
 
-/** The contact form's bot check: fetches a token before the form is sent. */
+/**
+ * The bot check on a form (src/components/astro/BotCheck.astro, inside the form): loads the
+ * provider's script, and on submit executes the form's named action and sends the token in
+ * `recaptcha_token`. Without the provider (blocked, failed to load) the form goes without a token
+ * and the server answers with its message rather than the page hanging.
+ */
 export const BOT_CHECK_SCRIPT = inlineScript(`(function () {
-  var key = document.currentScript.dataset.key;
-  var form = document.getElementById('contact-form');
+  var me = document.currentScript;
+  var form = me.closest('form');
+  var provider = { done: false, waiting: null };
+  var settle = function () {
+    provider.done = true;
+    if (provider.waiting) provider.waiting();
+  };
+  var script = document.createElement('script');
+  script.async = true;
+  script.src = me.dataset.src;
+  script.addEventListener('load', settle);
+  script.addEventListener('error', settle);
+  document.head.appendChild(script);
   form.addEventListener('submit', function (event) {
-    if (form.dataset.ready) return;
+    if (form.dataset.botChecked) return;
     event.preventDefault();
-    window.grecaptcha.ready(function () {
-      window.grecaptcha.execute(key, { action: 'contact' }).then(function (token) {
-        form.elements.recaptcha_token.value = token;
-        form.dataset.ready = '1';
-        form.submit();
+    if (form.dataset.botChecking) return;
+    form.dataset.botChecking = '1';
+    var send = function (token) {
+      form.elements.recaptcha_token.value = typeof token === 'string' ? token : '';
+      form.dataset.botChecked = '1';
+      form.submit();
+    };
+    var run = function () {
+      if (!window.grecaptcha) return send('');
+      window.grecaptcha.ready(function () {
+        window.grecaptcha.execute(me.dataset.key, { action: me.dataset.action }).then(send, function () { send(''); });
       });
-    });
+    };
+    if (provider.done) run();
+    else provider.waiting = run;
+  });
+  // Back to a sent form (back/forward cache): a new submit needs a new token.
+  window.addEventListener('pageshow', function () {
+    delete form.dataset.botChecked;
+    delete form.dataset.botChecking;
   });
 })();`);
 
@@ -96,7 +125,11 @@ export const ADS_SCRIPT = inlineScript(`(function () {
 
 export const INLINE_SCRIPT_HASHES = [THEME_SCRIPT.hash, BOT_CHECK_SCRIPT.hash, ADS_SCRIPT.hash];
 
-/** The contact page's bot check loads the provider's script and frame (added on that page while it is switched on). */
+/**
+ * The bot check's provider script and frame, added on the pages with a checked form while it is on
+ * (src/server/auth/bot-check-page.ts). A script URL from the environment (BOT_CHECK_SCRIPT_URL)
+ * replaces Google's hosts with its own origin.
+ */
 // Inserting a resource replaces Astro's default 'self', so it is listed again.
 export const BOT_CHECK_SCRIPT_SOURCES = ["'self'", 'https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'];
 export const BOT_CHECK_FRAME_DIRECTIVE = 'frame-src https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/';

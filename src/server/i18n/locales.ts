@@ -1,6 +1,6 @@
 import type { AstroCookies } from 'astro';
 import type { AppContext } from '../context.ts';
-import { getSettings } from '../settings/service.ts';
+import { getSettings, type Settings } from '../settings/service.ts';
 import { BASE_LOCALE, BUILT_IN_LANGUAGES } from './builtin.ts';
 import { findLanguage, listLanguages, type Language } from './languages.ts';
 
@@ -15,20 +15,21 @@ export interface ResolvedLocale {
 /**
  * The visitor's chosen language (the `locale` cookie), else the first of their browser's
  * languages we have, else the instance default (the `locale` setting), else English. The list
- * is read from the database each time, so an added or deleted language counts at once.
+ * is read from the database each time, so an added or deleted language counts at once. `settings`
+ * lets a caller that reads the settings anyway share one read.
  */
-export async function resolveLocale(ctx: AppContext, request: Request, cookies: AstroCookies): Promise<ResolvedLocale> {
+export async function resolveLocale(ctx: AppContext, request: Request, cookies: AstroCookies, settings?: () => Promise<Settings>): Promise<ResolvedLocale> {
   const languages = await listLanguages(ctx.db);
   const chosen = findLanguage(languages, cookies.get(LOCALE_COOKIE)?.value);
   if (chosen) return { language: chosen, languages };
   const accepted = findLanguage(languages, fromAcceptLanguage(request.headers.get('accept-language'), languages.map((l) => l.code)));
   if (accepted) return { language: accepted, languages };
-  return { language: await defaultLanguage(ctx, languages), languages };
+  return { language: await defaultLanguage(ctx, languages, settings), languages };
 }
 
 /** The instance default: the `locale` setting when that language exists, else English. */
-export async function defaultLanguage(ctx: AppContext, languages: Language[]): Promise<Language> {
-  const { locale } = await getSettings(ctx);
+export async function defaultLanguage(ctx: AppContext, languages: Language[], settings: () => Promise<Settings> = () => getSettings(ctx)): Promise<Language> {
+  const { locale } = await settings();
   return findLanguage(languages, locale) ?? findLanguage(languages, BASE_LOCALE)!;
 }
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import sharp from 'sharp';
+import { loadSharp } from '../images/sharp.ts';
 import type { AppContext } from '../context.ts';
 import { findItem } from '../files/queries.ts';
 import { THUMBNAIL_SIZE_NAMES, THUMBNAIL_SIZES, thumbnailBlobKey, thumbnailBlobKeys } from './sizes.ts';
@@ -103,6 +103,7 @@ async function localFile(ctx: AppContext, key: string, work: string): Promise<st
 /** The three sizes as WebP. The header is checked against the pixel limit before anything is decoded. */
 async function render(file: string, fromUpload: boolean): Promise<Record<(typeof THUMBNAIL_SIZE_NAMES)[number], Buffer>> {
   const options = { limitInputPixels: MAX_INPUT_PIXELS, animated: false, failOn: 'error' as const };
+  const sharp = await loadSharp();
   const meta = await sharp(file, options).metadata();
   if (!meta.format || (fromUpload && !IMAGE_FORMATS.has(meta.format))) throw new Refused(`not a picture format thumbnails are made from (${meta.format ?? 'unknown'})`);
   const pixels = (meta.width ?? 0) * (meta.pageHeight ?? meta.height ?? 0);

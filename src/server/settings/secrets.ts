@@ -69,20 +69,35 @@ async function readOrCreateKeyFile(dataDir: string): Promise<Buffer> {
 export const isEncrypted = (stored: string) => stored.startsWith(PREFIX);
 
 export async function encryptSecret(ctx: AppContext, setting: SecretSetting, plain: string): Promise<string> {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', await settingsKey(ctx), iv);
-  cipher.setAAD(Buffer.from(`setting:${setting}`));
-  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+  return sealSecret(ctx, `setting:${setting}`, plain);
 }
 
 /** The plain value, or null when it does not decrypt (another instance secret, a damaged value). */
 export async function decryptSecret(ctx: AppContext, setting: SecretSetting, stored: string): Promise<string | null> {
+  return openSecret(ctx, `setting:${setting}`, stored);
+}
+
+/**
+ * The same encryption for secrets kept outside the settings table (an OpenID Connect issuer's
+ * client secret in its own row). `purpose` is the associated data: name the secret and its owner
+ * (`oidc-issuer:acme:client_secret`), so a value copied to another row does not decrypt.
+ */
+export async function sealSecret(ctx: AppContext, purpose: string, plain: string): Promise<string> {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', await settingsKey(ctx), iv);
+  cipher.setAAD(Buffer.from(purpose));
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+}
+
+/** The plain value sealed for `purpose`, or null when it does not decrypt. */
+export async function openSecret(ctx: AppContext, purpose: string, stored: string): Promise<string | null> {
+  if (!isEncrypted(stored)) return null;
   const raw = Buffer.from(stored.slice(PREFIX.length), 'base64url');
   if (raw.length < IV_BYTES + TAG_BYTES) return null;
   try {
     const decipher = createDecipheriv('aes-256-gcm', await settingsKey(ctx), raw.subarray(0, IV_BYTES));
-    decipher.setAAD(Buffer.from(`setting:${setting}`));
+    decipher.setAAD(Buffer.from(purpose));
     decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
     return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
   } catch {
@@ -92,6 +107,8 @@ export async function decryptSecret(ctx: AppContext, setting: SecretSetting, sto
 
 /** The stored (JSON-decoded) values of the secret settings that have a row. */
 async function storedSecrets(db: Kysely<Database>, settings: readonly SecretSetting[]): Promise<Map<SecretSetting, string>> {
+  // `in ()` is a syntax error in PostgreSQL: every secret given at once leaves nothing to read.
+  if (settings.length === 0) return new Map();
   const rows = await db.selectFrom('settings').select(['key', 'value']).where('key', 'in', [...settings]).execute();
   const out = new Map<SecretSetting, string>();
   for (const row of rows) {

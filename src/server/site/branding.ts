@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
+import { loadSharp } from '../images/sharp.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, validationError } from '../http/errors.ts';
 import { getSettings } from '../settings/service.ts';
@@ -34,6 +34,7 @@ async function readBrandingImage(file: unknown, field: string, label: string, ma
   if (file.size > maxBytes) throw new AppError(413, `The ${label} may not be larger than ${maxBytes >= 1024 * 1024 ? `${maxBytes / 1024 / 1024} MB` : `${maxBytes / 1024} KB`}.`, { errors: { [field]: [`The ${label} is too large.`] } });
   const bytes = Buffer.from(await file.arrayBuffer());
   const type = await fileTypeFromBuffer(bytes);
+  const sharp = await loadSharp();
   const readable = type && type.ext in LOGO_TYPES && (await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS }).metadata().then((m) => !!m.width && !!m.height, () => false));
   if (!type || !readable) throw validationError({ [field]: [`The ${label} must be a PNG, JPEG or WebP image.`] });
   return { bytes, ext: type.ext as LogoExt };
@@ -54,6 +55,7 @@ export async function storeLogo(ctx: AppContext, file: unknown, { maxBytes = MAX
 /** Stores a site icon: the image made a FAVICON_PX square PNG (transparent margins, metadata gone). */
 export async function storeFavicon(ctx: AppContext, file: unknown, { maxBytes = ADMIN_IMAGE_MAX_BYTES, field = 'favicon' } = {}): Promise<string> {
   const { bytes } = await readBrandingImage(file, field, 'icon', maxBytes);
+  const sharp = await loadSharp();
   const png = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS })
     .resize(FAVICON_PX, FAVICON_PX, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
     .png()

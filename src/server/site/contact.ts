@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { botCheckToken, requireBotCheck } from '../auth/bot-check.ts';
 import { emailField, nameField } from '../auth/schemas.ts';
 import { hit } from '../auth/rate-limit.ts';
 import type { AppContext } from '../context.ts';
-import { AppError, validationError } from '../http/errors.ts';
+import { AppError } from '../http/errors.ts';
 import { displayName, sendSystemMail } from '../mail/outgoing.ts';
-import { readSecretSetting } from '../settings/secrets.ts';
-import { getSettings, type Settings } from '../settings/service.ts';
+import { getSettings } from '../settings/service.ts';
 
 const MAX_MESSAGE = 5000;
 const CONTACT_PER_IP = { max: 10, windowMs: 60 * 60_000 };
@@ -24,7 +24,7 @@ export const ContactInput = z.object({
     .max(MAX_MESSAGE, `The message may not be greater than ${MAX_MESSAGE} characters.`),
   /** The honeypot: hidden from people, filled in by naive bots. */
   website: z.string().max(0, 'The message could not be sent.').optional(),
-  recaptcha_token: z.string().max(4000).optional(),
+  recaptcha_token: botCheckToken,
 });
 
 export type ContactMessage = z.infer<typeof ContactInput>;
@@ -33,7 +33,7 @@ export type ContactMessage = z.infer<typeof ContactInput>;
 export async function sendContactMessage(ctx: AppContext, input: ContactMessage, ip: string): Promise<void> {
   const settings = await getSettings(ctx);
   await hit(ctx, `contact:ip:${ip}`, CONTACT_PER_IP);
-  if (settings.allowed_recaptcha) await verifyBotCheck(settings, await readSecretSetting(ctx, 'recaptcha_secret'), input.recaptcha_token, ip);
+  await requireBotCheck(ctx, input.recaptcha_token, 'contact', ip);
   const to = settings.contact_email || (await firstAdminEmail(ctx));
   if (!to) throw new AppError(503, 'The contact form is not set up yet: no contact address.');
   await sendSystemMail(ctx, {
@@ -47,23 +47,4 @@ export async function sendContactMessage(ctx: AppContext, input: ContactMessage,
 async function firstAdminEmail(ctx: AppContext): Promise<string | null> {
   const row = await ctx.db.selectFrom('users').select('email').where('role', '=', 'admin').orderBy('created_at').limit(1).executeTakeFirst();
   return row?.email ?? null;
-}
-
-/** The score-based bot check, verified server-side against the provider with the secret. */
-async function verifyBotCheck(settings: Settings, secret: string, token: string | undefined, ip: string): Promise<void> {
-  const refused = () => validationError({ recaptcha_token: ['The bot check failed. Reload the page and try again.'] }, 'The bot check failed. Reload the page and try again.');
-  if (!token) throw refused();
-  let answer: { success?: boolean; score?: number };
-  try {
-    const res = await fetch(settings.recaptcha_verify_url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ secret, response: token, remoteip: ip }),
-      signal: AbortSignal.timeout(5000),
-    });
-    answer = (await res.json()) as typeof answer;
-  } catch {
-    throw new AppError(503, 'The bot check could not be reached. Try again in a moment.');
-  }
-  if (answer.success !== true || (typeof answer.score === 'number' && answer.score < settings.recaptcha_min_score)) throw refused();
 }

@@ -3,7 +3,7 @@ import type { User } from '../auth/sessions.ts';
 import { identify, viewOfNode } from '../auth/principal.ts';
 import { installationState } from '../setup/state.ts';
 import type { AppContext } from '../context.ts';
-import { getSettings } from '../settings/service.ts';
+import { getSettings, type Settings } from '../settings/service.ts';
 
 /** Paths a visitor still reaches in maintenance mode: the notice itself and the way for an admin to sign in. */
 const OPEN_PATHS = new Set(['/temporary-unavailable', '/sign-in', '/login', '/logout', '/404']);
@@ -12,9 +12,14 @@ const OPEN_PATHS = new Set(['/temporary-unavailable', '/sign-in', '/login', '/lo
  * Maintenance mode: every non-admin route answers 503 with Retry-After; admins get in. The admin
  * area's own paths keep their guard (a non-admin there is sent to sign-in, not to the notice).
  */
-export async function maintenanceFor(ctx: AppContext, pathname: string, user: User | null): Promise<{ retryAfter: number } | null> {
+export async function maintenanceFor(
+  ctx: AppContext,
+  pathname: string,
+  user: User | null,
+  read: () => Promise<Settings> = () => getSettings(ctx),
+): Promise<{ retryAfter: number } | null> {
   if (user?.role === 'admin' || OPEN_PATHS.has(pathname) || /^\/(admin|api\/admin)(\/|$)/.test(pathname)) return null;
-  const settings = await getSettings(ctx);
+  const settings = await read();
   if (!settings.maintenance_mode) return null;
   return { retryAfter: Math.max(1, Math.round(settings.maintenance_retry_after_seconds)) };
 }

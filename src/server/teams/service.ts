@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts';
 import { requireOwnedItem, requireUnscoped, type Actor } from '../files/access.ts';
 import * as files from '../files/queries.ts';
 import type { ItemWithCount, ListOptions } from '../files/queries.ts';
-import { browseFolder, createFolder, navigationTree, type Page, type TreeNode } from '../files/service.ts';
+import { browseFolder, createFolder, navigationTree, type Page, type TreeNode, type TreeRequest } from '../files/service.ts';
 import { AppError, notFound, validationError } from '../http/errors.ts';
 import { encodeCursor, type PageRequest } from '../http/keyset.ts';
 import { createNotification } from '../notifications/service.ts';
@@ -73,13 +73,13 @@ export async function browseOwnTeam(ctx: AppContext, user: User, id: string, opt
   return { ...page, team: (await teamData(ctx, [team]))[0]! };
 }
 
-/** The navigation tree of a team folder (or of the team folder above `id`), for its owner and its members. */
-export async function teamTree(ctx: AppContext, user: User, id: string): Promise<TreeNode[]> {
+/** The navigation tree of a team folder (or of the team folder above `id`), for its owner and its members, a level at a time. */
+export async function teamTree(ctx: AppContext, user: User, id: string, request: TreeRequest = {}): Promise<TreeNode[]> {
   if (!UUID.test(id)) throw teamNotFound();
   const actor = await actorFor(ctx, user, [id]);
-  if (actor.scope?.member) return navigationTree(ctx, actor);
+  if (actor.scope?.member) return navigationTree(ctx, actor, request);
   const team = await ownTeamAbove(ctx, user, id);
-  return navigationTree(ctx, { ...user, scope: { rootId: team.folder_id } } as Actor);
+  return navigationTree(ctx, { ...user, scope: { rootId: team.folder_id } } as Actor, request);
 }
 
 /** Makes a folder the root of a team: not inside another team folder, not holding one. */

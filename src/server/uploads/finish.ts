@@ -10,6 +10,7 @@ import { faultPoint } from '../faults.ts';
 import { claimIntent, discardBlob } from './intents.ts';
 import { committedBytes, overQuota, tooLarge, uploadLimit, type UploadPolicy } from './limits.ts';
 import { releaseReservation } from './reservations.ts';
+import { commitsDurable } from './durable.ts';
 
 /**
  * The one finishing step of every upload path (plain, tus, import from URL): the bytes are in the
@@ -86,6 +87,7 @@ export async function finishUpload(ctx: AppContext, policy: UploadPolicy, input:
     throw error;
   }
   if ('item' in outcome) {
+    await commitsDurable(ctx);
     for (const fire of pending) fire();
     return outcome.item;
   }

@@ -89,15 +89,14 @@ export function uploadLimit(policy: UploadPolicy): number | null {
   return policy.settings.upload_limit_bytes > 0 ? policy.settings.upload_limit_bytes : null;
 }
 
-/** Bytes the owner stores now: every file, the trash included (its blobs still take space). */
+/**
+ * Bytes the owner stores now: every file, the trash included (its blobs still take space). The
+ * user row's counter, kept by triggers on items (migrations/20261128090000_admin_users.ts): one
+ * row, whatever the file count.
+ */
 export async function usedBytes(db: Db, ownerId: string): Promise<number> {
-  const row = await db
-    .selectFrom('items')
-    .select(sql<number | string | null>`sum(size)`.as('bytes'))
-    .where('owner_id', '=', ownerId)
-    .where('type', '=', 'file')
-    .executeTakeFirst();
-  return Number(row?.bytes ?? 0);
+  const row = await db.selectFrom('users').select('storage_used_bytes').where('id', '=', ownerId).executeTakeFirst();
+  return Number(row?.storage_used_bytes ?? 0);
 }
 
 /** Bytes promised to the owner's open uploads (reservations.ts), leaving out `exceptId` (the upload being judged). */

@@ -34,7 +34,7 @@ export function presentUser(
         avatar: avatarUrls(user),
         color: user.color,
         role: user.role,
-        two_factor_authentication: false,
+        two_factor_authentication: user.two_factor_enabled_at !== null,
         email_verified_at: user.email_verified_at,
         created_at: user.created_at,
       },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import sharp from 'sharp';
+import { loadSharp } from '../images/sharp.ts';
 import { z } from 'zod';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
@@ -63,6 +63,7 @@ export async function updateAvatar(ctx: AppContext, user: User, file: unknown): 
   if (!(file instanceof File)) throw validationError({ avatar: ['The avatar must be an image file.'] });
   if (file.size > MAX_AVATAR_BYTES) throw payloadTooLarge('The avatar may not be greater than 5 MB.');
   const input = Buffer.from(await file.arrayBuffer());
+  const sharp = await loadSharp();
   try {
     const meta = await sharp(input, { limitInputPixels: 40_000_000 }).metadata();
     if (!meta.width || !meta.height || !['jpeg', 'png', 'webp', 'gif', 'avif', 'heif'].includes(meta.format ?? '')) throw new Error('unsupported');

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { FormField } from '../../../components/FormField.tsx';
 import { Spinner } from '../../../components/Spinner.tsx';
 import { useT } from '../../../stores/i18n.ts';
+import OidcSection from './OidcSection.tsx';
 import { emptySecret, SecretField, secretChange, type SecretDraft } from './SecretField.tsx';
 import { SwitchField } from './SwitchField.tsx';
 import { useSettingsTab } from './useSettingsTab.ts';
@@ -98,6 +99,8 @@ export default function SignInTab() {
           </div>
         ))}
       </section>
+
+      <OidcSection />
 
       <section className="card p-6" aria-labelledby="signin-botcheck">
         <h2 id="signin-botcheck" className="text-lg font-bold">

@@ -6,6 +6,7 @@ import { ApiError } from '../../../stores/api.ts';
 import { useT } from '../../../stores/i18n.ts';
 import { toast } from '../../../stores/ui.ts';
 import { sendUserResetLink, setUserPassword, type AdminUserDetail, type PasswordResult } from './client.ts';
+import { UserTwoFactorReset } from './UserTwoFactorReset.tsx';
 
 /** The password tab: set a new password, or mail a link to choose one; either signs the account out everywhere. */
 export default function UserPasswordTab({ user }: { user: AdminUserDetail }) {
@@ -75,6 +76,7 @@ export default function UserPasswordTab({ user }: { user: AdminUserDetail }) {
           {t('admin_users.send_link_submit')}
         </button>
       </section>
+      {user.meta.two_factor_enabled && <UserTwoFactorReset user={user} />}
     </div>
   );
 }

@@ -29,7 +29,7 @@ export interface AdminUserPage {
 
 export interface AdminUserDetail {
   data: AdminUser;
-  meta: { abilities: { change_role: boolean }; self: boolean; invitation_sent?: boolean | null };
+  meta: { abilities: { change_role: boolean }; self: boolean; invitation_sent?: boolean | null; two_factor_enabled?: boolean };
 }
 
 export function listUsers(query: { search: string; sort: UserSort; direction: Direction; cursor?: string | null }): Promise<AdminUserPage> {
@@ -63,3 +63,5 @@ export interface PasswordResult {
 export const setUserPassword = (id: string, password: string, confirmation: string) =>
   api.post<PasswordResult>(`/api/admin/users/${encodeURIComponent(id)}/password`, { action: 'set', password, password_confirmation: confirmation });
 export const sendUserResetLink = (id: string) => api.post<PasswordResult>(`/api/admin/users/${encodeURIComponent(id)}/password`, { action: 'send_link' });
+
+export const resetTwoFactor = (id: string) => api.delete<AdminUserDetail>(`/api/admin/users/${encodeURIComponent(id)}/two-factor`);

@@ -3,8 +3,8 @@ import { ChevronRight, House } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Emoji } from '../../../components/pickers/Emoji.tsx';
 import { closeDialog } from '../../../stores/dialogs.ts';
-import { $listing, $tree, emojiChar, loadTree, type Item, type TreeNode } from '../../../stores/files.ts';
-import { loadTeamTree } from '../../../stores/teams.ts';
+import { $listing, $tree, emojiChar, loadTree, loadTreeChildren, withFolders, type Item, type TreeNode } from '../../../stores/files.ts';
+import { loadTeamTree, loadTeamTreeChildren } from '../../../stores/teams.ts';
 import { useT } from '../../../stores/i18n.ts';
 import { moveWithFeedback } from '../actions.ts';
 import { DialogButtons, DialogFrame } from './DialogFrame.tsx';
@@ -26,9 +26,16 @@ export function MoveDialog({ items }: { items: Item[] }) {
     const name = team.name ?? listing?.root?.attributes.name ?? '';
     loadTeamTree(team.folder_id, name)
       .then(setTeamTree)
-      .catch(() => setTeamTree([{ id: team.folder_id, name, color: null, emoji: null, parent_id: null, folders: [] }]));
+      .catch(() => setTeamTree([{ id: team.folder_id, name, color: null, emoji: null, parent_id: null, folders: [], has_folders: false }]));
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  // Subfolders come a level at a time: a branch opened for the first time asks for its own.
+  const loadChildren = async (id: string) => {
+    if (!team) return loadTreeChildren(id);
+    const folders = await loadTeamTreeChildren(team.folder_id, id);
+    setTeamTree((prev) => prev && withFolders(prev, id, folders));
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -42,7 +49,7 @@ export function MoveDialog({ items }: { items: Item[] }) {
       <form onSubmit={(e) => void submit(e)}>
         <div role="radiogroup" aria-label={t('files.move_target')} className="max-h-[50dvh] overflow-y-auto rounded-control border border-border p-1.5 text-sm">
           {!team && <Choice id={null} label={t('locations.home')} icon={<House className="size-[18px] text-brand" aria-hidden />} depth={0} target={target} setTarget={setTarget} disabled={false} />}
-          {tree?.map((node) => <Branch key={node.id} node={node} depth={team ? 0 : 1} target={target} setTarget={setTarget} moving={moving} blocked={false} />)}
+          {tree?.map((node) => <Branch key={node.id} node={node} depth={team ? 0 : 1} target={target} setTarget={setTarget} moving={moving} blocked={false} loadChildren={loadChildren} />)}
         </div>
         {unchanged && <p className="mt-2 text-sm text-muted">{t('files.move_same_place')}</p>}
         <DialogButtons cancel={t('actions.cancel')} submit={t('files.move_here')} busy={unchanged} />
@@ -51,9 +58,24 @@ export function MoveDialog({ items }: { items: Item[] }) {
   );
 }
 
-function Branch({ node, depth, target, setTarget, moving, blocked }: { node: TreeNode; depth: number; target: string | null; setTarget: (id: string | null) => void; moving: Set<string>; blocked: boolean }) {
-  const [open, setOpen] = useState(depth < 2);
+interface BranchProps {
+  node: TreeNode;
+  depth: number;
+  target: string | null;
+  setTarget: (id: string | null) => void;
+  moving: Set<string>;
+  blocked: boolean;
+  loadChildren: (id: string) => Promise<void>;
+}
+
+function Branch({ node, depth, target, setTarget, moving, blocked, loadChildren }: BranchProps) {
+  // Open to start with where the tree already holds the subfolders (the top, the open folder's branch).
+  const [open, setOpen] = useState(depth < 2 && node.folders.length > 0);
   const disabled = blocked || moving.has(node.id);
+  const onToggle = () => {
+    if (!open && node.has_folders && node.folders.length === 0) void loadChildren(node.id).catch(() => setOpen(false));
+    setOpen(!open);
+  };
   return (
     <>
       <Choice
@@ -64,9 +86,9 @@ function Branch({ node, depth, target, setTarget, moving, blocked }: { node: Tre
         setTarget={setTarget}
         disabled={disabled}
         icon={emojiChar(node.emoji) ? <Emoji value={node.emoji} className="w-[18px] text-center" /> : <FolderSvg color={node.color} />}
-        toggle={node.folders.length > 0 ? { open, onToggle: () => setOpen(!open) } : undefined}
+        toggle={node.has_folders || node.folders.length > 0 ? { open, onToggle } : undefined}
       />
-      {open && node.folders.map((child) => <Branch key={child.id} node={child} depth={depth + 1} target={target} setTarget={setTarget} moving={moving} blocked={disabled} />)}
+      {open && node.folders.map((child) => <Branch key={child.id} node={child} depth={depth + 1} target={target} setTarget={setTarget} moving={moving} blocked={disabled} loadChildren={loadChildren} />)}
     </>
   );
 }

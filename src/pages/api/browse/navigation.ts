@@ -4,5 +4,5 @@ import { route } from '../../../server/http/endpoint.ts';
 
 /** The folder tree for the navigation panel: `{ data: [{ id, name, color, emoji, parent_id, folders: [...] }] }`. */
 export const ALL = route({
-  GET: ({ ctx, astro }) => navigationAs(ctx, signedInOf(astro)),
+  GET: ({ ctx, astro, query }) => navigationAs(ctx, signedInOf(astro), query),
 });

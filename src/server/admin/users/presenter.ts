@@ -28,6 +28,9 @@ export type AdminUserData = ReturnType<typeof presentAdminUser>;
  * One account with what the acting admin may do to it (the client shows, never decides): the role
  * stays when it is the admin's own account (nobody removes their own admin role).
  */
-export function presentAdminUserFor(actor: Pick<User, 'id'>, user: Presentable) {
-  return { data: presentAdminUser(user), meta: { abilities: { change_role: actor.id !== user.id }, self: actor.id === user.id } };
+export function presentAdminUserFor(actor: Pick<User, 'id'>, user: Presentable & Partial<Pick<User, 'two_factor_enabled_at'>>) {
+  return {
+    data: presentAdminUser(user),
+    meta: { abilities: { change_role: actor.id !== user.id }, self: actor.id === user.id, two_factor_enabled: Boolean(user.two_factor_enabled_at) },
+  };
 }

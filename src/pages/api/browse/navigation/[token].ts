@@ -4,8 +4,8 @@ import { publicRoute } from '../../../../server/http/endpoint.ts';
 
 /** The shared folder's tree (the shared folder as the one root; none for a shared file). */
 export const ALL = publicRoute({
-  GET: async ({ ctx, astro }) => {
+  GET: async ({ ctx, astro, query }) => {
     const principal = await shareOfRoute(ctx, astro, 'read');
-    return principal.share.item.type === 'folder' ? navigationAs(ctx, principal) : { data: [] };
+    return principal.share.item.type === 'folder' ? navigationAs(ctx, principal, query) : { data: [] };
   },
 });
