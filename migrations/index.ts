@@ -23,6 +23,7 @@ import * as twoFactor from './20261130110000_two_factor.ts';
 import * as passkeys from './20261130120000_passkeys.ts';
 import * as oidcIssuers from './20261130130000_oidc_issuers.ts';
 import * as folderCounts from './20261201090000_folder_counts.ts';
+import * as billing from './20261202090000_billing.ts';
 
 /**
  * Every migration, imported statically: a folder scan at run time breaks once Vite bundles the
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '20261130120000_passkeys': passkeys,
   '20261130130000_oidc_issuers': oidcIssuers,
   '20261201090000_folder_counts': folderCounts,
+  '20261202090000_billing': billing,
 };
