@@ -7,15 +7,16 @@ import { defineConfig } from 'astro/config';
 import { clientChunks } from './integrations/client-chunks.mjs';
 import { compressAssets } from './integrations/compress-assets.mjs';
 import { emojiData } from './integrations/emoji-data.mjs';
+import { hostBundle } from './integrations/host-bundle.mjs';
 import { modulePreloads } from './integrations/module-preloads.mjs';
 import { API_BODY_LIMIT_BYTES } from './src/server/host/body-limit.ts';
 import { INLINE_SCRIPT_HASHES, PAGE_CSP_DIRECTIVES } from './src/server/http/csp.ts';
 
 export default defineConfig({
   output: 'server',
-  // Our own Node server (src/main.ts) owns the socket; Astro renders pages and JSON endpoints behind it.
+  // Our own Node server (src/main.ts, built to dist/host/main.mjs) owns the socket; Astro renders pages and JSON endpoints behind it.
   adapter: node({ mode: 'middleware', bodySizeLimit: API_BODY_LIMIT_BYTES }),
-  integrations: [react(), modulePreloads(), compressAssets()],
+  integrations: [react(), modulePreloads(), compressAssets(), hostBundle()],
   // Behind the Node adapter Astro sees every request as http://localhost: we check Origin ourselves (src/middleware.ts).
   security: {
     checkOrigin: false,

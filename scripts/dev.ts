@@ -1,5 +1,5 @@
-// npm run dev: builds, starts the server (src/main.ts), and on every source change rebuilds and restarts it.
-// The product is one custom Node server that serves the Astro build in dist/ and imports src/server directly,
+// npm run dev: builds, starts the server (dist/host/main.mjs, built from src/main.ts), and on every source change rebuilds and restarts it.
+// The product is one custom Node server (src/main.ts, bundled into dist/host/main.mjs) that serves the Astro build in dist/,
 // so a change anywhere (pages, islands, server, migrations, messages) needs `astro build` and a new process.
 // A failed build leaves the running server as it was; Ctrl-C stops both.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -37,7 +37,7 @@ async function stopServer(): Promise<void> {
 }
 
 function startServer(): void {
-  const child = spawn(process.execPath, ['src/main.ts'], { cwd: ROOT, stdio: 'inherit' });
+  const child = spawn(process.execPath, ['dist/host/main.mjs'], { cwd: ROOT, stdio: 'inherit' });
   child.on('exit', (code, signal) => {
     if (server === child && !quitting) console.log(`dev: the server stopped (${signal ?? `exit ${code}`}); it starts again on the next change`);
   });

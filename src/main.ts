@@ -18,6 +18,10 @@ import { logEventLoopStats } from './server/host/loop-stats.ts';
 
 /** The process entry: config, context, migrations, then the HTTP server; SIGTERM drains and closes. */
 async function main(): Promise<void> {
+  // The built app is always a production build: without this, packages that choose their build by
+  // NODE_ENV (React's server renderer, which Astro loads) load their development builds, about
+  // twice the code and memory, with checks meant for a developer's machine.
+  process.env.NODE_ENV ??= 'production';
   let config;
   try {
     config = await loadConfig();

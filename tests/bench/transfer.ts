@@ -299,7 +299,7 @@ try {
   if (nginx) references.push(await startNginx(nginx, blobRoot, tmp));
   else console.log('nginx is not installed: the bare Node server is the only reference (apt-get install nginx-light adds it)');
 
-  console.log(`\nnode ${process.version}, ${os.cpus().length} CPUs, loopback; product = the built server (src/main.ts, SQLite); references: ${references.map((r) => r.name).join(', ')}\n`);
+  console.log(`\nnode ${process.version}, ${os.cpus().length} CPUs, loopback; product = the built server (dist/host/main.mjs, SQLite); references: ${references.map((r) => r.name).join(', ')}\n`);
 
   // A fixed sequence of random 1 MiB ranges, the same for everyone.
   let x = 12345;

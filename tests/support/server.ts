@@ -69,7 +69,7 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
 }
 
 /**
- * Starts the built product (`node src/main.ts`) on a free port with a fresh data dir and database;
+ * Starts the built product (`node dist/host/main.mjs`, made by `npm run build`) on a free port with a fresh data dir and database;
  * with `reuse`, on a killed server's port, data dir and database (a restart), taking over its cleanup.
  */
 export async function startServer(options: { db?: TestDb; env?: Record<string, string>; reuse?: RunningServer; installed?: boolean } = {}): Promise<RunningServer> {
@@ -96,7 +96,7 @@ export async function startServer(options: { db?: TestDb; env?: Record<string, s
   // Tests get an installed instance unless they ask for a fresh one (the setup wizard's tests).
   if (!reuse && options.installed !== false) await markDataInstalled(dataDir, pgDb?.url);
   // The V8 flag `npm start` runs with (package.json): tests and benchmarks measure the same process.
-  const child = spawn(process.execPath, ['--max-semi-space-size=2', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--max-semi-space-size=2', 'dist/host/main.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await waitForListening(child, logs, exited);

@@ -1,5 +1,10 @@
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import * as common from '@zxcvbn-ts/language-common';
+import { createRequire } from 'node:module';
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
+
+// Loaded on first use, not at start: the common-password dictionary unpacks into several MiB of
+// strings that a server which sets no password has no use for. Both packages are CommonJS, so a
+// synchronous require keeps the checks synchronous (they run inside the input schemas).
+const load = createRequire(import.meta.url);
 
 /**
  * How guessable a password is, by zxcvbn's estimate (0 = among the most common, 4 = very unlikely
@@ -10,9 +15,12 @@ export const MIN_SCORE = { user: 2, admin: 3 } as const;
 
 let estimator: ZxcvbnFactory | null = null;
 
-/** Built on first use: the dictionaries cost about 90 ms to index, paid once, not at every start. */
+/** Built on first use: the dictionaries cost about 90 ms to load and index, paid once, not at every start. */
 function zxcvbn(): ZxcvbnFactory {
-  estimator ??= new ZxcvbnFactory({ dictionary: { ...common.dictionary }, graphs: common.adjacencyGraphs });
+  if (estimator) return estimator;
+  const { ZxcvbnFactory: Factory } = load('@zxcvbn-ts/core') as typeof import('@zxcvbn-ts/core');
+  const common = load('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
+  estimator = new Factory({ dictionary: { ...common.dictionary }, graphs: common.adjacencyGraphs });
   return estimator;
 }
 

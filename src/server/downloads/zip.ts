@@ -1,7 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import ZipStream from 'zip-stream';
 import type { ItemType } from '../../../db/schema.ts';
 import { actorOf, type Principal } from '../auth/principal.ts';
 import type { User } from '../auth/sessions.ts';
@@ -144,6 +143,8 @@ async function sendZip({ ctx, req, res, principal }: DataRequest<Principal>): Pr
 async function writeZip(ctx: AppContext, user: User, roots: ZipItem[], res: ServerResponse): Promise<void> {
   // A 1 MiB buffer between the zip and the socket: compress-commons writes in small pieces, and the
   // default 16 KiB made a stored entry cost a round of stream callbacks per 16 KiB.
+  // The zip writer (with its stream library) is loaded by the first zip, not at start.
+  const { default: ZipStream } = await import('zip-stream');
   const zip = new ZipStream({ zlib: { level: ZIP_DEFLATE_LEVEL }, highWaterMark: 1024 * 1024 });
   const open = new Set<Readable>();
   const waiting = new Set<(error: Error) => void>();

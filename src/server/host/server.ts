@@ -3,6 +3,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { AppContext } from '../context.ts';
+import { DIST } from './dist-path.ts';
 import { findDataRoute } from './data-routes.ts';
 import { staticAssets } from './static.ts';
 import { dataPlaneRefusal } from '../site/maintenance.ts';
@@ -11,7 +12,6 @@ import { answerRaw, closeAfterUnreadBody, isServedMethod, SERVED_METHODS } from 
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next: (() => void) | undefined, locals: object) => Promise<void>;
 
-const DIST = new URL('../../../dist/', import.meta.url);
 
 async function loadAstroHandler(): Promise<AstroHandler> {
   const entry = new URL('server/entry.mjs', DIST);

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileTypeFromBuffer } from 'file-type';
+import { DIST } from '../host/dist-path.ts';
 import { loadSharp } from '../images/sharp.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, validationError } from '../http/errors.ts';
@@ -82,7 +83,7 @@ export async function serveBranding(ctx: AppContext, req: IncomingMessage, res: 
 }
 
 /** The built-in icon (public/favicon.ico, copied into the build); the data plane runs from src/. */
-const BUILT_IN_FAVICON = fileURLToPath(new URL('../../../dist/client/favicon.ico', import.meta.url));
+const BUILT_IN_FAVICON = fileURLToPath(new URL('client/favicon.ico', DIST));
 
 /**
  * Data plane: /favicon.ico, which browsers ask for by themselves: the admin's icon (a PNG) when one
