@@ -18,7 +18,7 @@ export interface PlanLimits {
 export async function planLimitsFor(ctx: AppContext, userId: string, settings: Pick<Settings, 'subscription_type'>): Promise<PlanLimits | null> {
   if (!plansSetLimits(settings)) return null;
   const row = await currentSubscriptionRow(ctx.db, userId, ctx.clock.now().toISOString());
-  if (!row || row.plan_type !== 'fixed') return null;
+  if (row?.plan_type !== 'fixed') return null;
   return {
     storage_bytes: row.plan_storage_bytes === null ? null : Number(row.plan_storage_bytes),
     max_team_members: row.plan_max_team_members === null ? null : Number(row.plan_max_team_members),
