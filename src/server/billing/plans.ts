@@ -7,6 +7,7 @@ import type { AppContext } from '../context.ts';
 import type { Body } from '../http/endpoint.ts';
 import { AppError, badRequest, notFound } from '../http/errors.ts';
 import { validate } from '../http/validate.ts';
+import { currencies } from './geo.ts';
 import { getSettings } from '../settings/service.ts';
 import { CreateFixedPlan, CreateMeteredPlan, PlanType, UpdateFixedPlan, UpdateMeteredPlan } from './plan-schemas.ts';
 import { presentPlan, presentPublicPlan } from './plan-presenter.ts';
@@ -141,4 +142,10 @@ function auditView(plan: Plan): Record<string, unknown> {
   const { attributes } = presentPlan(plan);
   const { subscriber_count: _c, created_at: _a, updated_at: _u, ...view } = attributes;
   return view;
+}
+
+/** What the plan form offers: every ISO 4217 currency Intl knows, named in the admin's language. */
+export function planFormOptions(user: User, locale: string) {
+  requireAdmin(user);
+  return { data: { currencies: currencies(locale).sort((a, b) => a.code.localeCompare(b.code)), intervals: ['month', 'year'] } };
 }
