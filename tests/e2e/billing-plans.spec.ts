@@ -142,6 +142,9 @@ test('an admin creates a fixed 1 GB plan and a metered plan; a subscriber gets 1
     const metered = (await (await createdMetered).json()) as { data: { id: string; attributes: Record<string, unknown> } };
     expect(metered.data.attributes).toMatchObject({ storage_gb_day_micros: 3300, bandwidth_gb_micros: 10_000, member_day_micros: 50_000, flat_fee_minor: 200, currency: 'USD' });
     await expect(page).toHaveURL(new RegExp(`/admin/plan/${metered.data.id}/metered/settings$`));
+    await expect(page.getByLabel('Storage, per GB a day')).toHaveValue('0.0033');
+    await expect(page.getByLabel('Archived')).not.toBeChecked();
+    await shots(page, 'billing-plans-settings');
 
     // Both in the list, with their status.
     await page.goto('/admin/plans');
@@ -151,8 +154,15 @@ test('an admin creates a fixed 1 GB plan and a metered plan; a subscriber gets 1
     await expect(page.getByRole('row').filter({ hasText: meteredName })).toContainText('$2.00 / month + usage');
     await shots(page, 'billing-plans-list');
 
+    // The admin switches the instance to fixed plans in the settings' others tab.
+    await page.goto('/admin/settings/others');
+    await page.getByRole('combobox', { name: 'Subscriptions' }).selectOption('fixed');
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/admin/settings/others') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect((await saved).status()).toBe(200);
+
     // With fixed plans on, the subscriber's storage is the plan's 1 GB, and the homepage lists the plan.
-    await putSettings(ctx, { subscription_type: 'fixed', home_show_pricing: true });
+    await putSettings(ctx, { home_show_pricing: true });
     const storage = await user.page.request.get('/api/user/storage', { headers: { Accept: 'application/json' } });
     expect(((await storage.json()) as { data: { attributes: { capacity: number } } }).data.attributes.capacity).toBe(GiB);
     await page.goto('/');

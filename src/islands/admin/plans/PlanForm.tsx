@@ -33,6 +33,8 @@ function textsOf(plan: Plan | null): Texts {
   const digits = currencyDigits(currency);
   const storage = limitAmount(a?.storage_bytes ?? 10 * LIMIT_UNITS.GB);
   const money = (v: number | null | undefined, d: number) => (v === null || v === undefined ? '' : decimalText(v, d));
+  // Unit prices without the trailing zeros of their six decimals (0.0033, not 0.003300).
+  const micros = (v: number | null | undefined) => money(v, MICROS).replace(/\.?0+$/, '');
   return {
     name: a?.name ?? '',
     description: a?.description ?? '',
@@ -42,9 +44,9 @@ function textsOf(plan: Plan | null): Texts {
     storage: a ? storage.amount : '',
     storage_unit: a ? storage.unit : 'GB',
     members: a?.max_team_members ? String(a.max_team_members) : '',
-    storage_gb_day: money(a?.storage_gb_day_micros, MICROS),
-    bandwidth_gb: money(a?.bandwidth_gb_micros, MICROS),
-    member_day: money(a?.member_day_micros, MICROS),
+    storage_gb_day: micros(a?.storage_gb_day_micros),
+    bandwidth_gb: micros(a?.bandwidth_gb_micros),
+    member_day: micros(a?.member_day_micros),
     flat_fee: money(a?.flat_fee_minor, digits),
   };
 }
