@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../src/server/context.ts';
-import { activePlanFor } from '../../src/server/billing/plans.ts';
+import { activePlanFor, assertPlanTakesSubscribers, getPlan } from '../../src/server/billing/plans.ts';
 import { putSettings } from '../../src/server/settings/service.ts';
 import { Client, registerUser, uniqueEmail } from '../support/client.ts';
 import { seedContext } from '../support/seed.ts';
@@ -126,11 +126,11 @@ describe('creating plans', () => {
     ['no storage', { ...FIXED, storage_bytes: undefined }, 'The storage capacity must be a number.'],
     ['fractional storage', { ...FIXED, storage_bytes: 1.5 }, 'The storage capacity must be a whole number.'],
     ['no member limit', { ...FIXED, max_team_members: 0 }, 'The team member limit must be greater than 0.'],
-    ['a metered field on a fixed plan', { ...FIXED, flat_fee_minor: 100 }, 'Unrecognized key: "flat_fee_minor"'],
+    ['a metered field on a fixed plan', { ...FIXED, flat_fee_minor: 100 }, 'flat_fee_minor is not a field of a fixed plan.'],
     ['a negative unit price', { ...METERED, storage_gb_day_micros: -1 }, 'The storage price per GB-day may not be negative.'],
     ['a fractional unit price', { ...METERED, bandwidth_gb_micros: 0.5 }, 'The bandwidth price per GB must be a whole number.'],
     ['a fractional flat fee', { ...METERED, flat_fee_minor: 1.25 }, 'The flat fee must be a whole number.'],
-    ['a fixed field on a metered plan', { ...METERED, amount_minor: 100 }, 'Unrecognized key: "amount_minor"'],
+    ['a fixed field on a metered plan', { ...METERED, amount_minor: 100 }, 'amount_minor is not a field of a metered plan.'],
   ];
   it.each(bad)('refuses %s with a 422 and creates nothing', async (_case, body, message) => {
     const before = await planCount();
@@ -191,7 +191,7 @@ describe('changing, archiving and deleting plans', () => {
       [{ amount_minor: 1.5 }, 'The price must be a whole number.'],
       [{ currency: 'EURO' }, 'The currency must be an ISO 4217 code, such as USD.'],
       [{ status: 'deleted' }, 'The status must be active or archived.'],
-      [{ type: 'metered' }, 'Unrecognized key: "type"'],
+      [{ type: 'metered' }, 'type is not a field of a fixed plan.'],
     ] as const) {
       const res = await patch(id, body);
       expect(res.status, res.text).toBe(422);
@@ -218,6 +218,10 @@ describe('changing, archiving and deleting plans', () => {
       expect((await new Client(server.url).get('/api/billing/plans')).body.data.map((p: { id: string }) => p.id)).not.toContain(id);
     });
     expect((await admin.get('/api/admin/plans?status=archived')).body.data.map((p: { id: string }) => p.id)).toContain(id);
+    // PAY's checkout asks before subscribing anyone: an archived plan takes no new subscribers.
+    const archivedPlan = await getPlan(seed, id);
+    expect(() => assertPlanTakesSubscribers(archivedPlan!)).toThrow('This plan is archived and takes no new subscribers.');
+    expect((await admin.get('/api/admin/plans?status=gone')).status).toBe(400);
   });
 
   it('deletes a plan nobody subscribed to, audited', async () => {
@@ -274,6 +278,17 @@ describe('the subscription type', () => {
   });
 });
 
+describe('the plan form options', () => {
+  it('offers every ISO 4217 currency Intl knows, with its minor-unit digits', async () => {
+    const res = await admin.get('/api/admin/plans/options');
+    expect(res.status).toBe(200);
+    const codes = res.body.data.currencies.map((c: { code: string }) => c.code);
+    expect(codes).toEqual(expect.arrayContaining(['EUR', 'USD', 'NGN', 'JPY']));
+    expect(res.body.data.currencies.find((c: { code: string }) => c.code === 'JPY')).toMatchObject({ digits: 0 });
+    expect(res.body.data.intervals).toEqual(['month', 'year']);
+  });
+});
+
 describe('the public plan list', () => {
   it('lists the active plans of the instance type with public fields only; none when it sells nothing', async () => {
     const fixed = await createPlan({ ...FIXED, name: 'Public fixed' });
@@ -291,6 +306,31 @@ describe('the public plan list', () => {
       expect(shown.attributes).not.toHaveProperty('subscriber_count');
       expect(shown.attributes).not.toHaveProperty('provider_refs');
     });
+    await withSubscriptionType('metered', async () => {
+      const ids = (await anonymous.get('/api/billing/plans')).body.data.map((p: { id: string }) => p.id);
+      expect(ids).toContain(metered);
+      expect(ids).not.toContain(fixed);
+    });
+  });
+
+  it('shows on the homepage as a pricing table only when switched on', async () => {
+    const id = await createPlan({ ...FIXED, name: 'Homepage plan' });
+    const home = async () => (await new Client(server.url).request('/', { headers: { Accept: 'text/html' }, xrw: false })).text;
+    await withSubscriptionType('fixed', async () => {
+      expect(await home()).not.toContain('data-section="pricing"');
+      const on = await admin.request('/api/admin/settings/homepage', { method: 'PUT', json: { home_show_pricing: true } });
+      expect(on.status, on.text).toBe(200);
+      try {
+        const page = await home();
+        expect(page).toContain('data-section="pricing"');
+        expect(page).toContain('Homepage plan');
+        expect(page).toContain('€4.99');
+        expect((await admin.request('/api/admin/settings/homepage', { method: 'PUT', json: { home_show_pricing: 'yes' } })).status).toBe(422);
+      } finally {
+        await putSettings(seed, { home_show_pricing: false });
+      }
+    });
+    await patch(id, { status: 'archived' });
   });
 });
 

@@ -55,13 +55,19 @@ const METERED = {
   flat_fee_minor: nonNegative('flat fee', MAX_MINOR),
 };
 
-export const CreateFixedPlan = z.object({ ...FIXED, description: description.default('') }).strict();
-export const CreateMeteredPlan = z.object({ ...METERED, description: description.default(''), flat_fee_minor: METERED.flat_fee_minor.default(0) }).strict();
+/** A field of the other plan type (or a made-up one) is named, not silently dropped. */
+const strict = <T extends z.ZodRawShape>(shape: T, type: 'fixed' | 'metered') =>
+  z.strictObject(shape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? `${issue.keys.join(', ')} ${issue.keys.length > 1 ? 'are not fields' : 'is not a field'} of a ${type} plan.` : undefined),
+  });
+
+export const CreateFixedPlan = strict({ ...FIXED, description: description.default('') }, 'fixed');
+export const CreateMeteredPlan = strict({ ...METERED, description: description.default(''), flat_fee_minor: METERED.flat_fee_minor.default(0) }, 'metered');
 
 const atLeastOne = (v: Record<string, unknown>) => Object.values(v).some((value) => value !== undefined);
 const SEND_ONE = { message: 'Send at least one field to change.', path: ['_'] };
 
-export const UpdateFixedPlan = z.object({ ...FIXED, status }).partial().strict().refine(atLeastOne, SEND_ONE);
-export const UpdateMeteredPlan = z.object({ ...METERED, status }).partial().strict().refine(atLeastOne, SEND_ONE);
+export const UpdateFixedPlan = strict({ ...FIXED, status }, 'fixed').partial().refine(atLeastOne, SEND_ONE);
+export const UpdateMeteredPlan = strict({ ...METERED, status }, 'metered').partial().refine(atLeastOne, SEND_ONE);
 
 export const PlanType = z.enum(['fixed', 'metered'], { error: 'The plan type must be fixed or metered.' });
