@@ -13,6 +13,23 @@ export function findPlanRow(db: Db, id: string): Promise<Plan | undefined> {
   return db.selectFrom('plans').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+export async function insertPlanRow(db: Db, plan: Plan): Promise<void> {
+  await db.insertInto('plans').values(plan).execute();
+}
+
+export async function updatePlanRow(db: Db, id: string, values: Omit<Plan, 'id' | 'type' | 'created_at'>): Promise<void> {
+  await db.updateTable('plans').set(values).where('id', '=', id).execute();
+}
+
+export async function deletePlanRow(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('plans').where('id', '=', id).execute();
+}
+
+/** The active plans of one type, cheapest first (fixed by price, metered by flat fee), then by name. */
+export function activePlanRows(db: Db, type: 'fixed' | 'metered'): Promise<Plan[]> {
+  return db.selectFrom('plans').selectAll().where('status', '=', 'active').where('type', '=', type).orderBy('amount_minor').orderBy('flat_fee_minor').orderBy('name').execute();
+}
+
 /** Every plan with how many active or cancelled subscriptions it has, newest first. */
 export async function planRowsWithCounts(db: Db, filter: { type?: 'fixed' | 'metered'; status?: 'active' | 'archived' }) {
   let query = db

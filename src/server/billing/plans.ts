@@ -11,7 +11,19 @@ import { currencies } from './geo.ts';
 import { getSettings } from '../settings/service.ts';
 import { CreateFixedPlan, CreateMeteredPlan, PlanType, UpdateFixedPlan, UpdateMeteredPlan } from './plan-schemas.ts';
 import { presentPlan, presentPublicPlan } from './plan-presenter.ts';
-import { anySubscription, currentSubscriptionRow, findPlanRow, liveSubscriberCount, planRowsWithCounts, type Plan, type Subscription } from './plan-queries.ts';
+import {
+  activePlanRows,
+  anySubscription,
+  currentSubscriptionRow,
+  deletePlanRow,
+  findPlanRow,
+  insertPlanRow,
+  liveSubscriberCount,
+  planRowsWithCounts,
+  updatePlanRow,
+  type Plan,
+  type Subscription,
+} from './plan-queries.ts';
 
 export type { Plan, Subscription };
 
@@ -74,7 +86,7 @@ export async function createPlan(ctx: AppContext, user: User, body: Body) {
   const at = ctx.clock.now().toISOString();
   const plan: Plan = { id: randomUUID(), type, status: 'active', provider_refs: '{}', created_at: at, updated_at: at, ...input };
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.insertInto('plans').values(plan).execute();
+    await insertPlanRow(trx, plan);
     await recordAudit(ctx, trx, user, { action: 'plan.create', target_type: 'plan', target_id: plan.id, target_label: plan.name, after: auditView(plan) });
   });
   return { data: presentPlan(plan, 0) };
@@ -99,7 +111,7 @@ export async function updatePlan(ctx: AppContext, user: User, id: string | undef
     next.updated_at = ctx.clock.now().toISOString();
     const { id: _id, type: _type, created_at: _created, ...values } = next;
     await ctx.db.transaction().execute(async (trx) => {
-      await trx.updateTable('plans').set(values).where('id', '=', plan.id).execute();
+      await updatePlanRow(trx, plan.id, values);
       await recordAudit(ctx, trx, user, { action: 'plan.update', target_type: 'plan', target_id: plan.id, target_label: next.name, ...change });
     });
   }
@@ -114,7 +126,7 @@ export async function deletePlan(ctx: AppContext, user: User, id: string | undef
     if (await anySubscription(trx, plan.id)) {
       throw new AppError(422, 'This plan has subscribers and cannot be deleted. Archive it instead: it keeps its subscribers and takes no new ones.', { code: 'plan_has_subscribers' });
     }
-    await trx.deleteFrom('plans').where('id', '=', plan.id).execute();
+    await deletePlanRow(trx, plan.id);
     await recordAudit(ctx, trx, user, { action: 'plan.delete', target_type: 'plan', target_id: plan.id, target_label: plan.name, before: auditView(plan) });
   });
 }
@@ -126,15 +138,7 @@ export async function deletePlan(ctx: AppContext, user: User, id: string | undef
 export async function listPublicPlans(ctx: AppContext) {
   const { subscription_type: type } = await getSettings(ctx);
   if (type === 'none') return { data: [], meta: { subscription_type: type } };
-  const rows = await ctx.db
-    .selectFrom('plans')
-    .selectAll()
-    .where('status', '=', 'active')
-    .where('type', '=', type)
-    .orderBy('amount_minor')
-    .orderBy('flat_fee_minor')
-    .orderBy('name')
-    .execute();
+  const rows = await activePlanRows(ctx.db, type);
   return { data: rows.map(presentPublicPlan), meta: { subscription_type: type } };
 }
 
