@@ -125,6 +125,10 @@ test('an admin creates a fixed 1 GB plan and a metered plan; a subscriber gets 1
     await expect(page.getByRole('cell', { name: /Ada Lovelace/ })).toBeVisible();
     await expect(page.getByRole('cell', { name: /€4\.99/ })).toBeVisible();
     await shots(page, 'billing-plans-subscribers');
+    // A link with the other plan type lands on the plan's own.
+    await page.goto(`/admin/plan/${fixed.data.id}/metered/subscribers`);
+    await expect(page).toHaveURL(new RegExp(`/admin/plan/${fixed.data.id}/fixed/subscribers$`));
+    await expect(page.getByRole('cell', { name: /Ada Lovelace/ })).toBeVisible();
 
     // The metered plan.
     await page.goto('/admin/plans');

@@ -4,6 +4,7 @@ import { LoadFailedCard, LoadingCard } from '../../../components/LoadStates.tsx'
 import { useTitle } from '../../../components/useTitle.ts';
 import { ApiError } from '../../../stores/api.ts';
 import { useT } from '../../../stores/i18n.ts';
+import { $router, redirectPage } from '../../../stores/router.ts';
 import { SubscriptionList } from '../subscriptions/SubscriptionList.tsx';
 import type { AdminScreenProps } from '../screens.ts';
 import { getPlan, type Plan } from './client.ts';
@@ -34,6 +35,11 @@ export default function PlanScreen({ params }: AdminScreenProps) {
     );
   }, [id]);
   useEffect(load, [load]);
+  // An address with the other plan type (an old link) is corrected to the plan's own.
+  const planType = plan?.attributes.plan_type;
+  useEffect(() => {
+    if (planType && params.type !== planType) redirectPage($router, 'adminPlan', { id, type: planType, ...(params.tab ? { tab: params.tab } : {}) });
+  }, [planType, params.type, params.tab, id]);
 
   return (
     <div>
