@@ -180,6 +180,7 @@ describe('homepage', () => {
       home_show_preview: false,
       home_show_features: true,
       home_show_cta: false,
+      home_show_pricing: false,
     };
     const res = await put('homepage', values);
     expect(res.status).toBe(200);
@@ -329,6 +330,7 @@ describe('others', () => {
       cookie_notice: false,
       max_team_members: 25,
       team_invitation_expiry_days: 7,
+      subscription_type: 'none',
     };
     const res = await put('others', values);
     expect(res.status).toBe(200);

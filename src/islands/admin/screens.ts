@@ -22,6 +22,10 @@ export const ADMIN_SCREENS: Record<AdminRoute, () => Promise<ScreenModule>> = {
   adminPage: () => import('./pages/PageEditorScreen.tsx'),
   adminSettings: () => import('./settings/SettingsScreen.tsx'),
   adminLanguage: () => import('./languages/LanguagesScreen.tsx'),
+  adminPlans: () => import('./plans/PlansScreen.tsx'),
+  adminPlanCreate: () => import('./plans/PlanCreateScreen.tsx'),
+  adminPlan: () => import('./plans/PlanScreen.tsx'),
+  adminSubscriptions: () => import('./subscriptions/SubscriptionsScreen.tsx'),
 };
 
 /** The admin area's tabs: the routes each one stays active on. */
@@ -31,6 +35,8 @@ export const ADMIN_NAV: { href: string; key: string; routes: AdminRoute[] }[] = 
   { href: '/admin/pages', key: 'admin_pages.title', routes: ['adminPages', 'adminPage'] },
   { href: '/admin/settings', key: 'admin_settings.title', routes: ['adminSettings'] },
   { href: '/admin/language', key: 'admin_language.title', routes: ['adminLanguage'] },
+  { href: '/admin/plans', key: 'billing_plans.title', routes: ['adminPlans', 'adminPlanCreate', 'adminPlan'] },
+  { href: '/admin/subscriptions', key: 'billing_plans.subscriptions_title', routes: ['adminSubscriptions'] },
 ];
 
 export function isAdminRoute(route: string | undefined): route is AdminRoute {

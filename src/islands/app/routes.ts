@@ -26,6 +26,12 @@ export const APP_ROUTES = {
   adminPage: '/admin/pages/:slug',
   adminSettings: '/admin/settings/:tab?',
   adminLanguage: '/admin/language/:code?',
+  adminPlans: '/admin/plans',
+  // Before adminPlan, so /admin/plan/create/fixed is not read as the plan "create".
+  adminPlanCreate: '/admin/plan/create/:type',
+  /** type: fixed or metered; tab: subscribers (also no tab), settings, delete. */
+  adminPlan: '/admin/plan/:id/:type/:tab?',
+  adminSubscriptions: '/admin/subscriptions',
 } as const;
 
 export type AppRoute = keyof typeof APP_ROUTES;
@@ -36,6 +42,8 @@ export type AppRoute = keyof typeof APP_ROUTES;
  */
 const PARAM_VALUES: { [R in AppRoute]?: Record<string, readonly string[]> } = {
   adminSettings: { tab: SETTINGS_TABS },
+  adminPlanCreate: { type: ['fixed', 'metered'] },
+  adminPlan: { type: ['fixed', 'metered'], tab: ['subscribers', 'settings', 'delete'] },
 };
 
 function toRegExp(pattern: string): RegExp {

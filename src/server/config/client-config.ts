@@ -3,7 +3,7 @@ import { socialLoginFlags } from '../auth/social/apps.ts';
 import type { AppContext } from '../context.ts';
 import { getSettings } from '../settings/service.ts';
 import { installationState } from '../setup/state.ts';
-import { storageCapacity } from '../users/quota.ts';
+import { capacityFor } from '../billing/limits.ts';
 
 /** Human-readable byte size for limits shown to users. */
 export function formatBytes(bytes: number): string {
@@ -15,7 +15,7 @@ export function formatBytes(bytes: number): string {
 }
 
 /** The config object of SPEC §3, injected into every page and held in the client's config store. */
-export async function buildClientConfig(ctx: AppContext, locals: { user: Pick<User, 'storage_limit_bytes'> | null; locale: string; languages: { code: string; name: string; rtl: boolean }[] }) {
+export async function buildClientConfig(ctx: AppContext, locals: { user: Pick<User, 'id' | 'storage_limit_bytes'> | null; locale: string; languages: { code: string; name: string; rtl: boolean }[] }) {
   const s = await getSettings(ctx);
   return {
     installation: await installationState(ctx),
@@ -24,8 +24,8 @@ export async function buildClientConfig(ctx: AppContext, locals: { user: Pick<Us
     languages: locals.languages.map(({ code, name, rtl }) => ({ code, name, rtl })),
     defaultThemeMode: s.default_theme_mode,
     subscriptionType: s.subscription_type,
-    /** The signed-in user's capacity (their own limit, else the instance default; 0 = none). */
-    storageLimit: storageCapacity(locals.user, s),
+    /** The signed-in user's capacity (their own limit, else their fixed plan's, else the instance default; 0 = none). */
+    storageLimit: locals.user ? await capacityFor(ctx, locals.user, s) : s.default_storage_limit_bytes,
     chunkSize: s.chunk_size_bytes,
     uploadLimit: s.upload_limit_bytes,
     uploadLimitFormatted: s.upload_limit_bytes > 0 ? formatBytes(s.upload_limit_bytes) : null,

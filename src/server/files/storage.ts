@@ -1,7 +1,7 @@
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { getSettings } from '../settings/service.ts';
-import { storageCapacity } from '../users/quota.ts';
+import { capacityFor } from '../billing/limits.ts';
 import { categoryOf, CATEGORIES, type Category } from './categories.ts';
 import { bytesByMimetype } from './queries.ts';
 
@@ -10,7 +10,7 @@ export { categoryOf, CATEGORIES, type Category };
 const percent = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10_000) / 100 : 0);
 
 /**
- * Used bytes by category against the user's capacity (their own limit, else the instance default;
+ * Used bytes by category against the user's capacity (their own limit, else their fixed plan's, else the instance default;
  * 0 is no limit). The trash counts: its bytes are still stored.
  */
 export async function storageUsage(ctx: AppContext, user: Pick<User, 'id' | 'storage_limit_bytes'>) {
@@ -18,7 +18,7 @@ export async function storageUsage(ctx: AppContext, user: Pick<User, 'id' | 'sto
   const used: Record<Category, number> = { images: 0, videos: 0, audios: 0, documents: 0, others: 0 };
   for (const row of rows) used[categoryOf(row.mimetype)] += Number(row.bytes ?? 0);
   const total = CATEGORIES.reduce((sum, c) => sum + used[c], 0);
-  const capacity = storageCapacity(user, settings);
+  const capacity = await capacityFor(ctx, user, settings);
   return {
     data: {
       id: user.id,

@@ -1,6 +1,7 @@
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
+import { teamMemberTotal } from '../billing/limits.ts';
 import { getSettings } from '../settings/service.ts';
 import { teamEmailsOf } from './queries.ts';
 
@@ -11,12 +12,11 @@ export interface TeamMemberLimit {
   meta: { allowed_emails: string[] };
 }
 
-/** The owner's member limit: `total` is null (no limit) for the subscription types metered and none (SPEC §5). */
+/** The owner's member limit: their fixed plan's, else the instance setting; null (no limit) for the subscription types metered and none (SPEC §5). */
 export async function teamMemberLimit(ctx: AppContext, owner: Pick<User, 'id'>): Promise<TeamMemberLimit> {
   const settings = await getSettings(ctx);
-  const emails = await teamEmailsOf(ctx.db, owner.id, ctx.clock.now().toISOString());
-  const limited = settings.subscription_type === 'fixed';
-  return { total: limited ? settings.max_team_members : null, use: emails.length, meta: { allowed_emails: emails } };
+  const [emails, total] = await Promise.all([teamEmailsOf(ctx.db, owner.id, ctx.clock.now().toISOString()), teamMemberTotal(ctx, owner.id, settings)]);
+  return { total, use: emails.length, meta: { allowed_emails: emails } };
 }
 
 /**

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../files/queries.ts';
 import { AppError } from '../http/errors.ts';
 import { getSettings, type Settings } from '../settings/service.ts';
+import { capacityFor } from '../billing/limits.ts';
 import { storageCapacity } from '../users/quota.ts';
 import { assertEmailVerified, restrictionsFor } from '../users/restrictions.ts';
 import { extensionOf } from './names.ts';
@@ -30,10 +31,10 @@ export interface UploadPolicy {
   capacity: number | null;
 }
 
-/** The limits for uploads into `owner`'s storage (the owner's own quota, else the instance default). */
-export async function uploadPolicy(ctx: AppContext, owner: Pick<User, 'storage_limit_bytes'> | undefined): Promise<UploadPolicy> {
+/** The limits for uploads into `owner`'s storage (the owner's own quota, else their fixed plan's, else the instance default). */
+export async function uploadPolicy(ctx: AppContext, owner: Pick<User, 'id' | 'storage_limit_bytes'> | undefined): Promise<UploadPolicy> {
   const settings = await getSettings(ctx);
-  const bytes = storageCapacity(owner, settings);
+  const bytes = owner ? await capacityFor(ctx, owner, settings) : storageCapacity(owner, settings);
   return { settings, capacity: bytes > 0 ? bytes : null };
 }
 

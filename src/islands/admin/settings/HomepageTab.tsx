@@ -40,6 +40,7 @@ export default function HomepageTab() {
             <CheckboxField label={t('admin_settings.show_preview')} hint={t('admin_settings.show_preview_hint')} checked={v.home_show_preview} onChange={(c) => form.set('home_show_preview', c)} error={form.error('home_show_preview')} />
             <CheckboxField label={t('admin_settings.show_features')} hint={t('admin_settings.show_features_hint')} checked={v.home_show_features} onChange={(c) => form.set('home_show_features', c)} error={form.error('home_show_features')} />
             <CheckboxField label={t('admin_settings.show_cta')} hint={t('admin_settings.show_cta_hint')} checked={v.home_show_cta} onChange={(c) => form.set('home_show_cta', c)} error={form.error('home_show_cta')} />
+            <CheckboxField label={t('billing_plans.show_pricing')} hint={t('billing_plans.show_pricing_hint')} checked={v.home_show_pricing} onChange={(c) => form.set('home_show_pricing', c)} error={form.error('home_show_pricing')} />
           </Section>
 
           <Section title={t('admin_settings.features')} description={t('admin_settings.features_text', { max: meta.max_features })}>

@@ -72,6 +72,12 @@ export default function OthersTab() {
             />
           </Section>
 
+          <Section title={t('billing_plans.subscriptions_section')} description={t('billing_plans.subscriptions_section_text')}>
+            <div className="sm:max-w-xs">
+              <SelectField label={t('setup.subscription_type')} value={v.subscription_type} onChange={(type) => form.set('subscription_type', type as typeof v.subscription_type)} options={(['none', 'fixed', 'metered'] as const).map((type) => ({ value: type, label: t(`setup.subscription_${type}`) }))} error={form.error('subscription_type')} />
+            </div>
+          </Section>
+
           <Section title={t('team_settings.section')} description={t('team_settings.section_text')}>
             <div className="grid gap-x-5 sm:grid-cols-2">
               {sized('max_team_members', t('team_settings.max_members'), t('team_settings.people'), t('team_settings.max_members_hint'), { min: 1, step: 1 })}

@@ -55,7 +55,7 @@ export function showSavedInPage(saved: GroupDocument): void {
     showBrandColor(a.brand_color);
   } else if (saved.data.id === 'others') {
     const o = (saved as OtherSettings).data.attributes;
-    $config.set({ ...config, cookieNotice: o.cookie_notice, registrationOpen: o.registration_open, emailVerificationRequired: o.email_verification_required });
+    $config.set({ ...config, cookieNotice: o.cookie_notice, registrationOpen: o.registration_open, emailVerificationRequired: o.email_verification_required, subscriptionType: o.subscription_type, isSaaS: o.subscription_type !== 'none' });
   }
 }
 

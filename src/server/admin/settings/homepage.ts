@@ -27,6 +27,7 @@ const FIELDS = {
   home_show_preview: flag('preview switch'),
   home_show_features: flag('feature cards switch'),
   home_show_cta: flag('call to action switch'),
+  home_show_pricing: flag('pricing table switch'),
 };
 
 function present(s: Settings) {
@@ -41,6 +42,7 @@ function present(s: Settings) {
         home_show_preview: s.home_show_preview,
         home_show_features: s.home_show_features,
         home_show_cta: s.home_show_cta,
+        home_show_pricing: s.home_show_pricing,
       },
     },
     meta: { icons: HOME_FEATURE_ICONS, max_features: MAX_HOME_FEATURES },

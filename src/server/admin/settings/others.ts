@@ -5,6 +5,7 @@ import type { Body } from '../../http/endpoint.ts';
 import { validationError } from '../../http/errors.ts';
 import { findLanguage, listLanguages, type Language } from '../../i18n/languages.ts';
 import { getSettings, type Settings } from '../../settings/service.ts';
+import { subscriptionTypeField } from '../../billing/subscription-type.ts';
 import { requireAdmin } from '../guard.ts';
 import { applySettings, flag, parseGroupUpdate, wholeNumber } from './group.ts';
 
@@ -43,6 +44,8 @@ const FIELDS = {
   cookie_notice: flag('cookie notice switch'),
   max_team_members: wholeNumber('team member limit', 1, 100_000),
   team_invitation_expiry_days: wholeNumber('invitation expiry in days', 1, 365),
+  /** How the instance charges (SPEC §4): none, fixed plans or metered plans (billing/subscription-type.ts). */
+  subscription_type: subscriptionTypeField,
 };
 
 function present(s: Settings, languages: Language[]) {
@@ -62,6 +65,7 @@ function present(s: Settings, languages: Language[]) {
         cookie_notice: s.cookie_notice,
         max_team_members: s.max_team_members,
         team_invitation_expiry_days: s.team_invitation_expiry_days,
+        subscription_type: s.subscription_type,
       },
     },
     meta: { locales: languages.map((l) => ({ code: l.code, name: l.name })), chunk_min_bytes: CHUNK_MIN_BYTES, chunk_max_bytes: CHUNK_MAX_BYTES },

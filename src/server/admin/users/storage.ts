@@ -5,7 +5,6 @@ import { storageUsage } from '../../files/storage.ts';
 import { notFound, validationError } from '../../http/errors.ts';
 import { validate } from '../../http/validate.ts';
 import { getSettings } from '../../settings/service.ts';
-import { storageCapacity } from '../../users/quota.ts';
 import { restrictionOverrides, restrictionsFor, RESTRICTION_FLAGS, type Restrictions } from '../../users/restrictions.ts';
 import { recordAudit } from '../audit.ts';
 import { requireAdmin } from '../guard.ts';
@@ -43,6 +42,7 @@ async function requireTarget(ctx: AppContext, id: string | undefined): Promise<U
 
 async function present(ctx: AppContext, user: User, warnings: { code: string; message: string }[] = []) {
   const [settings, usage] = await Promise.all([getSettings(ctx), storageUsage(ctx, user)]);
+  const capacity = usage.data.attributes.capacity;
   return {
     data: {
       id: user.id,
@@ -53,8 +53,8 @@ async function present(ctx: AppContext, user: User, warnings: { code: string; me
         /** The user's own limit: null for the instance default, 0 for none. */
         storage_limit_bytes: user.storage_limit_bytes === null ? null : Number(user.storage_limit_bytes),
         default_storage_limit_bytes: settings.default_storage_limit_bytes,
-        /** What applies: the own limit, else the default; 0 for none. */
-        capacity: storageCapacity(user, settings),
+        /** What applies: the own limit, else the fixed plan's, else the default; 0 for none. */
+        capacity,
         used: usage.data.attributes.used,
         restrictions: restrictionsFor(user),
       },
