@@ -10,7 +10,6 @@ import type { AddressInfo } from 'node:net';
  * answers `POST /v1/notifications/verify-webhook-signature` SUCCESS only for its own signatures
  * over that exact event and the configured webhook id.
  */
-// biome-ignore lint/suspicious/noExplicitAny: PayPal's objects, as loose JSON.
 type Obj = Record<string, any>;
 
 export interface FakePaypal {

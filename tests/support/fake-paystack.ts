@@ -7,7 +7,6 @@ import type { AddressInfo } from 'node:net';
  * subscriptions, each answering `{ status, message, data }`. Webhooks are signed as Paystack signs
  * them: `x-paystack-signature` is the HMAC-SHA512 (hex) of the raw body under the secret key.
  */
-// biome-ignore lint/suspicious/noExplicitAny: Paystack's objects, as loose JSON.
 type Obj = Record<string, any>;
 
 export interface FakePaystack {

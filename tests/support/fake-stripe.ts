@@ -28,7 +28,6 @@ export interface FakeStripe {
   stop(): Promise<void>;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: Stripe's objects, as loose JSON.
 type Obj = Record<string, any>;
 
 export function signStripe(body: string, secret: string, timestamp = Math.floor(Date.now() / 1000)): string {
