@@ -194,7 +194,7 @@ export async function startSubscription(
     category: 'subscription-created',
     title: 'Subscription started',
     description: `Your ${plan.name} plan is active.`,
-    action: { type: 'route', params: { id: null, route: 'billing', button: 'Billing' } },
+    action: { type: 'route', params: { id: null, route: 'Billing', button: 'Billing' } },
   });
   return id;
 }
