@@ -73,7 +73,7 @@ export default function BillingsTab() {
         </h2>
         <p className="mt-1 text-sm text-muted">{t('billing_pay.billings_text')}</p>
         <div className="mt-5 grid gap-x-4 sm:grid-cols-2">
-          {FIELDS.map((f) => (
+          {FIELDS.slice(0, 4).map((f) => (
             <FormField
               key={f.key}
               label={t(f.label)}
@@ -86,6 +86,18 @@ export default function BillingsTab() {
             />
           ))}
           <SelectField label={t('billing_pay.country')} value={draft.country} options={countries} onChange={(country) => setDraft({ ...draft, country })} error={tab.error('country')} />
+          {FIELDS.slice(4).map((f) => (
+            <FormField
+              key={f.key}
+              label={t(f.label)}
+              type={f.type ?? 'text'}
+              value={draft[f.key]}
+              maxLength={f.max}
+              autoComplete={f.autoComplete}
+              onChange={(e) => setDraft({ ...draft, [f.key]: e.target.value })}
+              error={tab.error(f.key)}
+            />
+          ))}
         </div>
       </section>
       <div className="flex justify-end">

@@ -125,6 +125,10 @@ export default function BillingScreen() {
       .catch(() => setFailed(true));
   }, []);
   useEffect(load, []);
+  // Back from the provider with the subscription already confirmed: the notice has nothing more to say.
+  useEffect(() => {
+    if (returned && state?.subscription) history.replaceState(history.state, '', location.pathname);
+  }, [returned, state]);
 
   const act = async (work: () => Promise<{ data: BillingState }>, done: string) => {
     setBusy(true);
@@ -152,7 +156,7 @@ export default function BillingScreen() {
     <div>
       <PageHeader title={t('billing_pay.title')} subtitle={t('billing_pay.subtitle')} />
       <SettingsNav />
-      {returned && (
+      {returned && state && !state.subscription && (
         <p className="notice mb-6" role="status">
           {t('billing_pay.returned')}
         </p>
