@@ -20,6 +20,10 @@ export interface FakePaypal {
   webhookUrl: string;
   readonly orders: Map<string, Obj>;
   readonly captured: string[];
+  /** Subscriptions created through the API, by id (the body the product sent). */
+  readonly subscriptions: Map<string, Obj>;
+  /** Actions taken on subscriptions: `${id} suspend`, `${id} activate`, … */
+  readonly subscriptionActions: string[];
   sendEvent(eventType: string, resource: Obj, options?: { id?: string; tamper?: boolean; omitHeaders?: boolean }): Promise<{ status: number; body: any }>;
   /** The PAYMENT.CAPTURE.COMPLETED resource for a created order. */
   captureOf(orderId: string, options?: { value?: string }): Obj;
@@ -31,7 +35,9 @@ export async function startFakePaypal(): Promise<FakePaypal> {
   const orders = new Map<string, Obj>();
   const captured: string[] = [];
   const tokens = new Set<string>();
-  const fake = { url: '', clientId: `client-${randomBytes(6).toString('hex')}`, clientSecret: randomBytes(16).toString('hex'), webhookId: `WH-${randomBytes(6).toString('hex').toUpperCase()}`, webhookUrl: '', orders, captured } as FakePaypal;
+  const subscriptions = new Map<string, Obj>();
+  const subscriptionActions: string[] = [];
+  const fake = { url: '', clientId: `client-${randomBytes(6).toString('hex')}`, clientSecret: randomBytes(16).toString('hex'), webhookId: `WH-${randomBytes(6).toString('hex').toUpperCase()}`, webhookUrl: '', orders, captured, subscriptions, subscriptionActions } as FakePaypal;
   const sign = (transmissionId: string, time: string, webhookId: string, event: unknown) =>
     createHmac('sha256', signingKey).update(`${transmissionId}|${time}|${webhookId}|${createHash('sha256').update(JSON.stringify(event)).digest('hex')}`).digest('base64');
 
@@ -98,9 +104,12 @@ export async function startFakePaypal(): Promise<FakePaypal> {
     if (req.method === 'POST' && path === '/v1/billing/plans') return json(201, { id: `P-${randomBytes(8).toString('hex')}`, status: 'ACTIVE', ...body });
     if (req.method === 'POST' && path === '/v1/billing/subscriptions') {
       const sid = `I-${randomBytes(6).toString('hex').toUpperCase()}`;
+      subscriptions.set(sid, body);
       return json(201, { id: sid, status: 'APPROVAL_PENDING', links: [{ href: `${fake.url}/webapps/billing/subscriptions?ba_token=${sid}`, rel: 'approve', method: 'GET' }] });
     }
-    if (req.method === 'POST' && /^\/v1\/billing\/subscriptions\/[\w-]+\/(suspend|activate|revise|cancel)$/.test(path)) {
+    const action = /^\/v1\/billing\/subscriptions\/([\w-]+)\/(suspend|activate|revise|cancel)$/.exec(path);
+    if (req.method === 'POST' && action) {
+      subscriptionActions.push(`${action[1]} ${action[2]}`);
       res.writeHead(204);
       return res.end();
     }

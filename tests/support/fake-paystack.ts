@@ -16,6 +16,8 @@ export interface FakePaystack {
   webhookUrl: string;
   /** Initialized transactions by reference (the body the product sent). */
   readonly transactions: Map<string, Obj>;
+  /** Every API request as received (method and path). */
+  readonly requests: string[];
   sendEvent(event: string, data: Obj, options?: { signature?: string | null; secret?: string }): Promise<{ status: number; body: any }>;
   /** The charge.success event for an initialized transaction (amount as initialized unless given). */
   chargeSuccess(reference: string, options?: { amount?: number }): Obj;
@@ -27,7 +29,8 @@ export const signPaystack = (body: string, secret: string) => createHmac('sha512
 export async function startFakePaystack(): Promise<FakePaystack> {
   const transactions = new Map<string, Obj>();
   const subscriptions = new Map<string, Obj>();
-  const fake = { url: '', secretKey: `sk_test_${randomBytes(12).toString('hex')}`, publicKey: `pk_test_${randomBytes(12).toString('hex')}`, webhookUrl: '', transactions } as FakePaystack;
+  const requests: string[] = [];
+  const fake = { requests, url: '', secretKey: `sk_test_${randomBytes(12).toString('hex')}`, publicKey: `pk_test_${randomBytes(12).toString('hex')}`, webhookUrl: '', transactions } as FakePaystack;
 
   fake.sendEvent = async (event, data, options = {}) => {
     const body = JSON.stringify({ event, data });
@@ -65,6 +68,7 @@ export async function startFakePaystack(): Promise<FakePaystack> {
     const raw = Buffer.concat(chunks).toString('utf8');
     const body: Obj = raw ? JSON.parse(raw) : {};
     const path = new URL(req.url ?? '/', 'http://x').pathname;
+    requests.push(`${req.method} ${path}`);
     if (req.method === 'POST' && path === '/transaction/initialize') {
       if (!body.email || !Number.isInteger(body.amount) || !body.reference) return json(400, { status: false, message: 'Invalid parameters' });
       if (transactions.has(body.reference)) return json(400, { status: false, message: 'Duplicate Transaction Reference' });

@@ -50,6 +50,12 @@ async function verify(ctx: AppContext, driver: Driver, raw: string, headers: Hea
   return parsePaypalEvent(ctx, raw, headers, keys);
 }
 
+/**
+ * An event about a subscription whose first charge has not arrived yet (Paystack sends them in no
+ * set order): 409 and not recorded as seen, so the provider delivers it again later.
+ */
+const notYet = () => new AppError(409, 'This event refers to a subscription not known yet; deliver it again later.', { code: 'retry_later' });
+
 function ignore(ctx: AppContext, driver: Driver, verified: VerifiedEvent, reason: string, details: Record<string, unknown> = {}): void {
   ctx.logger.warn({ provider: driver, event_id: verified.id, type: verified.type, ...details }, `payment webhook ignored: ${reason}`);
 }
@@ -95,6 +101,7 @@ async function act(ctx: AppContext, driver: Driver, verified: VerifiedEvent, eve
       if (!subscription) {
         // The first paid period starts the subscription; the checkout's metadata says for whom and which plan.
         const m = event.metadata;
+        if (!m && event.retryIfUnknown) throw notYet();
         const userId = await knownUser(ctx, m);
         const plan = m?.plan_id ? await getPlan(ctx, m.plan_id) : null;
         if (!m || !userId || !plan) return ignore(ctx, driver, verified, 'unknown customer or subscription', { provider_ref: event.providerRef });
@@ -112,7 +119,10 @@ async function act(ctx: AppContext, driver: Driver, verified: VerifiedEvent, eve
     }
     case 'subscription.linked': {
       const subscription = await subscriptionByProviderRef(ctx, driver, event.providerRef);
-      if (!subscription) return ignore(ctx, driver, verified, 'unknown subscription', { provider_ref: event.providerRef });
+      if (!subscription) {
+        if (await subscriptionByProviderRef(ctx, driver, event.newRef)) return;
+        throw notYet();
+      }
       await ctx.db
         .updateTable('subscriptions')
         .set({ provider_ref: event.newRef, ...(event.periodEnd && event.periodEnd > subscription.current_period_end ? { current_period_end: event.periodEnd } : {}), updated_at: ctx.clock.now().toISOString() })

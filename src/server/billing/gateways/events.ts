@@ -18,6 +18,8 @@ export type BillingEvent =
       /** null: one interval of the subscription's plan after the start (the provider did not say). */
       periodEnd: string | null;
       reference: string;
+      /** Paystack names a subscription only after its first charge: an unknown one may just not have arrived yet. */
+      retryIfUnknown?: boolean;
     }
   /** Paystack: the subscription made after a first charge gets its own code. */
   | { kind: 'subscription.linked'; providerRef: string; newRef: string; periodEnd: string | null }

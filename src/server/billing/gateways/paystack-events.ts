@@ -66,7 +66,7 @@ function mapPaystack(event: Obj): BillingEvent {
       const code = d.subscription?.subscription_code;
       const start = iso(d.period_start);
       if (!d.paid || typeof code !== 'string' || !start) return { kind: 'ignored' };
-      return { kind: 'subscription.paid', providerRef: code, metadata: null, amountMinor: Number(d.amount), currency: String(d.transaction?.currency ?? d.currency ?? '').toUpperCase(), periodStart: start, periodEnd: iso(d.period_end), reference: derivedReference('paystack', String(d.invoice_code)) };
+      return { kind: 'subscription.paid', providerRef: code, metadata: null, amountMinor: Number(d.amount), currency: String(d.transaction?.currency ?? d.currency ?? '').toUpperCase(), periodStart: start, periodEnd: iso(d.period_end), reference: derivedReference('paystack', String(d.invoice_code)), retryIfUnknown: true };
     }
     case 'invoice.payment_failed': {
       const code = d.subscription?.subscription_code;
