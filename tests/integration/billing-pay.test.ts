@@ -265,7 +265,24 @@ describe('Stripe webhooks', () => {
     const session = w.stripe.sessions.get(top.body.data.url.split('/').at(-1))!;
     const res = await w.stripe.sendEvent('checkout.session.completed', { ...session, payment_status: 'paid', amount_total: 20 });
     expect(res.status).toBe(200);
+    // The same amount in another currency is another amount.
+    expect((await w.stripe.sendEvent('checkout.session.completed', { ...session, payment_status: 'paid', currency: 'eur' })).status).toBe(200);
     expect(await balanceOf(user.id)).toBe(0);
+    expect(w.server.logs.join('\n')).toContain('payment webhook ignored: amount differs from the checkout');
+  });
+
+  it('two deliveries of one event at once add the money once', async () => {
+    const { client, user } = await registerUser(w.server.url);
+    const top = await client.post('/api/billing/checkout', { purpose: 'top-up', amount_minor: 1500, driver: 'stripe' });
+    const session = { ...w.stripe.sessions.get(top.body.data.url.split('/').at(-1))!, payment_status: 'paid' };
+    const id = `evt_twice_${user.id.slice(0, 8)}`;
+    const answers = await Promise.all([w.stripe.sendEvent('checkout.session.completed', session, { id }), w.stripe.sendEvent('checkout.session.completed', session, { id })]);
+    // One acts; the other finds it done (200) or still being handled (409, so Stripe sends it again).
+    expect(answers.map((a) => a.status)).toContain(200);
+    for (const a of answers) expect([200, 409]).toContain(a.status);
+    expect(await w.stripe.sendEvent('checkout.session.completed', session, { id })).toMatchObject({ status: 200, body: { duplicate: true } });
+    expect(await balanceOf(user.id)).toBe(1500);
+    expect(await transactionsOf(user.id)).toHaveLength(1);
   });
 
   it('records a failed renewal once, and the outstanding amount comes from the server', async () => {

@@ -13,23 +13,59 @@ import { endSubscription, markCancelled, markResumed, recordFailedRenewal, recor
 
 /**
  * The providers' webhooks: the only place payment state changes. Each event is verified as its
- * provider signs it (400 otherwise, nothing changes), then acted on once: the event id is kept in
- * payment_events, and every action is idempotent on its own too (payments by reference,
- * subscriptions by the provider's id), so a redelivery, two at once or an older event arriving
- * late do no harm. Events we cannot place (an unknown customer, an amount we did not ask for) are
+ * provider signs it (400 otherwise, nothing changes), then acted on once: its id is claimed in
+ * payment_events before acting (a second delivery meanwhile gets 409 and comes again; one after
+ * gets 200), and every action is idempotent on its own too (payments by reference, subscriptions
+ * by the provider's id), so a redelivery, two at once or an older event arriving late do no harm. Events we cannot place (an unknown customer, an amount we did not ask for) are
  * answered 200 so the provider stops resending, logged, and change nothing.
  */
 export async function receiveWebhook(ctx: AppContext, driver: Driver, raw: string, headers: Headers): Promise<{ received: true; duplicate?: true }> {
   const verified = await verify(ctx, driver, raw, headers);
-  const seen = await ctx.db.selectFrom('payment_events').select('event_id').where('provider', '=', driver).where('event_id', '=', verified.id).executeTakeFirst();
-  if (seen) return { received: true, duplicate: true };
-  for (const event of verified.events) await act(ctx, driver, verified, event);
-  await ctx.db
-    .insertInto('payment_events')
-    .values({ provider: driver, event_id: verified.id, type: verified.type.slice(0, 100), received_at: ctx.clock.now().toISOString() })
-    .onConflict((oc) => oc.columns(['provider', 'event_id']).doNothing())
-    .execute();
+  const claim = await claimEvent(ctx, driver, verified);
+  if (claim === 'done') return { received: true, duplicate: true };
+  if (claim === 'busy') throw new AppError(409, 'This event is being handled; deliver it again later.', { code: 'retry_later' });
+  try {
+    for (const event of verified.events) await act(ctx, driver, verified, event);
+  } catch (error) {
+    // Not handled: let the provider's next delivery try again.
+    await ctx.db.deleteFrom('payment_events').where('provider', '=', driver).where('event_id', '=', verified.id).execute();
+    throw error;
+  }
+  await ctx.db.updateTable('payment_events').set({ type: verified.type.slice(0, 100) }).where('provider', '=', driver).where('event_id', '=', verified.id).execute();
   return { received: true };
+}
+
+const PROCESSING = 'processing:';
+/** A claim older than this belongs to a process that died while handling it: the next delivery takes it over. */
+const STALE_CLAIM_MS = 5 * 60_000;
+
+/**
+ * The event's row in payment_events, claimed before acting so two deliveries at once (two
+ * processes, or two requests in one) do not both act: 'mine' to handle it, 'done' when it was
+ * handled before, 'busy' while another delivery handles it.
+ */
+async function claimEvent(ctx: AppContext, driver: Driver, verified: VerifiedEvent): Promise<'mine' | 'done' | 'busy'> {
+  const now = ctx.clock.now();
+  const type = `${PROCESSING}${verified.type}`.slice(0, 100);
+  const inserted = await ctx.db
+    .insertInto('payment_events')
+    .values({ provider: driver, event_id: verified.id, type, received_at: now.toISOString() })
+    .onConflict((oc) => oc.columns(['provider', 'event_id']).doNothing())
+    .returning('event_id')
+    .executeTakeFirst();
+  if (inserted) return 'mine';
+  const row = await ctx.db.selectFrom('payment_events').select(['type', 'received_at']).where('provider', '=', driver).where('event_id', '=', verified.id).executeTakeFirst();
+  if (!row) return 'busy';
+  if (!row.type.startsWith(PROCESSING)) return 'done';
+  if (now.getTime() - Date.parse(row.received_at) < STALE_CLAIM_MS) return 'busy';
+  const taken = await ctx.db
+    .updateTable('payment_events')
+    .set({ received_at: now.toISOString() })
+    .where('provider', '=', driver)
+    .where('event_id', '=', verified.id)
+    .where('received_at', '=', row.received_at)
+    .executeTakeFirst();
+  return Number(taken.numUpdatedRows) === 1 ? 'mine' : 'busy';
 }
 
 async function verify(ctx: AppContext, driver: Driver, raw: string, headers: Headers): Promise<VerifiedEvent> {
