@@ -777,7 +777,11 @@ const API_DIR = path.join(ROOT, 'src/pages/api');
  * setup, social sign-in (tests/integration/social-sign-in.test.ts) and OpenID Connect sign-in
  * (tests/integration/oidc-sign-in.test.ts).
  */
-export const NOT_ITEM_ROUTES = [/^\w+ \/api\/admin\//, /^\w+ \/api\/setup\//, /^\w+ \/api\/user(\/|$)/, /^GET \/api\/socialite\//, /^GET \/api\/oidc\/\[issuer\]\/(redirect|callback)$/, /^GET \/api\/billing\/plans$/];
+export const NOT_ITEM_ROUTES = [/^\w+ \/api\/admin\//, /^\w+ \/api\/setup\//, /^\w+ \/api\/user(\/|$)/, /^GET \/api\/socialite\//, /^GET \/api\/oidc\/\[issuer\]\/(redirect|callback)$/,
+  // Billing touches no item: the user's own subscription and payments (tests/integration/billing-pay*.test.ts), providers' signed webhooks.
+  /^\w+ \/api\/billing\//,
+  /^\w+ \/api\/webhooks\//,
+];
 /**
  * Data routes that serve no user's items. The live event stream names no item either: it sends a
  * user only their own events, and its refusals (signed out, a wrong token, another user's events,

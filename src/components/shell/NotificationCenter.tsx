@@ -19,6 +19,7 @@ const ROUTE_PATHS: Record<string, (id: string | null) => string> = {
   Storage: () => '/user/settings/storage',
   TeamFolders: (id) => (id ? `/platform/team-folders/${encodeURIComponent(id)}` : '/platform/team-folders'),
   SharedWithMe: (id) => (id ? `/platform/shared-with-me/${encodeURIComponent(id)}` : '/platform/shared-with-me'),
+  Billing: () => '/user/settings/billing',
 };
 
 /** How long a notification that was unread when the centre opened stays highlighted (SPEC §5). */

@@ -26,6 +26,7 @@ export const ADMIN_SCREENS: Record<AdminRoute, () => Promise<ScreenModule>> = {
   adminPlanCreate: () => import('./plans/PlanCreateScreen.tsx'),
   adminPlan: () => import('./plans/PlanScreen.tsx'),
   adminSubscriptions: () => import('./subscriptions/SubscriptionsScreen.tsx'),
+  adminPayments: () => import('./payments/PaymentsScreen.tsx'),
 };
 
 /** The admin area's tabs: the routes each one stays active on. */
@@ -37,6 +38,7 @@ export const ADMIN_NAV: { href: string; key: string; routes: AdminRoute[] }[] = 
   { href: '/admin/language', key: 'admin_language.title', routes: ['adminLanguage'] },
   { href: '/admin/plans', key: 'billing_plans.title', routes: ['adminPlans', 'adminPlanCreate', 'adminPlan'] },
   { href: '/admin/subscriptions', key: 'billing_plans.subscriptions_title', routes: ['adminSubscriptions'] },
+  { href: '/admin/payments', key: 'billing_pay.admin_title', routes: ['adminPayments'] },
 ];
 
 export function isAdminRoute(route: string | undefined): route is AdminRoute {

@@ -1,3 +1,4 @@
+import { PAYMENTS_TABS } from '../admin/payments/tabs.ts';
 import { SETTINGS_TABS } from '../admin/settings/tabs.ts';
 
 /**
@@ -15,6 +16,7 @@ export const APP_ROUTES = {
   password: '/user/settings/password',
   storage: '/user/settings/storage',
   tokens: '/user/settings/tokens',
+  billing: '/user/settings/billing',
   adminDashboard: '/admin/dashboard',
   adminUsers: '/admin/users',
   // Before adminUser, so /admin/user/create is not read as the user "create".
@@ -32,6 +34,8 @@ export const APP_ROUTES = {
   /** type: fixed or metered; tab: subscribers (also no tab), settings, delete. */
   adminPlan: '/admin/plan/:id/:type/:tab?',
   adminSubscriptions: '/admin/subscriptions',
+  /** tab: billings (also no tab) or payments. */
+  adminPayments: '/admin/payments/:tab?',
 } as const;
 
 export type AppRoute = keyof typeof APP_ROUTES;
@@ -44,6 +48,7 @@ const PARAM_VALUES: { [R in AppRoute]?: Record<string, readonly string[]> } = {
   adminSettings: { tab: SETTINGS_TABS },
   adminPlanCreate: { type: ['fixed', 'metered'] },
   adminPlan: { type: ['fixed', 'metered'], tab: ['subscribers', 'settings', 'delete'] },
+  adminPayments: { tab: PAYMENTS_TABS },
 };
 
 function toRegExp(pattern: string): RegExp {

@@ -1,4 +1,5 @@
 import { useStore } from '@nanostores/react';
+import { $config } from '../../stores/config.ts';
 import { $router } from '../../stores/router.ts';
 import { useT } from '../../stores/i18n.ts';
 
@@ -7,15 +8,19 @@ const TABS = [
   { route: 'password', href: '/user/settings/password', key: 'locations.password' },
   { route: 'storage', href: '/user/settings/storage', key: 'storage.title' },
   { route: 'tokens', href: '/user/settings/tokens', key: 'locations.tokens' },
+  { route: 'billing', href: '/user/settings/billing', key: 'billing_pay.title' },
 ] as const;
 
 /** Tabs between the user's settings pages. */
 export function SettingsNav() {
   const page = useStore($router);
+  const saas = useStore($config)?.isSaaS ?? false;
   const t = useT();
+  // Billing is there when the instance sells plans (subscription type fixed or metered).
+  const tabs = TABS.filter((tab) => tab.route !== 'billing' || saas || page?.route === 'billing');
   return (
     <nav aria-label={t('profile.settings_nav')} className="mb-6 flex gap-1 overflow-x-auto border-b border-border">
-      {TABS.map((tab) => {
+      {tabs.map((tab) => {
         const active = page?.route === tab.route;
         return (
           <a

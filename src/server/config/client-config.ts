@@ -39,9 +39,10 @@ export async function buildClientConfig(ctx: AppContext, locals: { user: Pick<Us
     allowedRecaptcha: s.allowed_recaptcha,
     recaptchaClientId: s.recaptcha_client_id,
     broadcasting: s.broadcasting,
-    stripe_public_key: s.stripe_public_key,
-    paystack_public_key: s.paystack_public_key,
-    paypal_client_id: s.paypal_client_id,
+    /** Each provider's public key, only while the admin has it switched on (the payment popup lists those). */
+    stripe_public_key: s.payment_drivers.stripe ? s.stripe_public_key : '',
+    paystack_public_key: s.payment_drivers.paystack ? s.paystack_public_key : '',
+    paypal_client_id: s.payment_drivers.paypal ? s.paypal_client_id : '',
     /** True only for a provider that is switched on and has its client id and secret (auth/social/apps.ts). */
     socialLogin: await socialLoginFlags(ctx),
     registrationOpen: s.registration_open,

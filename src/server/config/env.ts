@@ -44,6 +44,10 @@ const EnvSchema = z.object({
   OAUTH_GOOGLE_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   OAUTH_GITHUB_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   OAUTH_FACEBOOK_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  // Payment providers' API origins (src/server/billing/gateways/): tests point them at local fakes.
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+  PAYSTACK_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+  PAYPAL_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
   // Test-only: names a crash point (src/server/faults.ts) at which the process kills itself.
   CLOUD_DRIVE_FAULT: z.enum(FAULTS).optional(),
 });
@@ -94,6 +98,8 @@ export interface Config {
   botCheck: { verifyUrl: string | null; scriptUrl: string | null };
   /** OAUTH_*_BASE_URL: where each social sign-in provider's endpoints live instead of the real ones (null: the real ones). */
   oauthBaseUrls: { google: string | null; github: string | null; facebook: string | null };
+  /** STRIPE_API_BASE, PAYSTACK_API_BASE, PAYPAL_API_BASE: the providers' API origins (defaults: the real ones). */
+  paymentApiBases: { stripe: string; paystack: string; paypal: string };
   /** Test-only fault injection (CLOUD_DRIVE_FAULT); null in production. */
   fault: Fault | null;
 }
@@ -155,6 +161,11 @@ function toConfig(env: Env, cwd: string): Config {
     events: { heartbeatMs: env.EVENTS_HEARTBEAT_MS, maxStreams: env.EVENTS_MAX_STREAMS },
     botCheck: { verifyUrl: env.BOT_CHECK_VERIFY_URL ?? null, scriptUrl: env.BOT_CHECK_SCRIPT_URL ?? null },
     oauthBaseUrls: { google: env.OAUTH_GOOGLE_BASE_URL ?? null, github: env.OAUTH_GITHUB_BASE_URL ?? null, facebook: env.OAUTH_FACEBOOK_BASE_URL ?? null },
+    paymentApiBases: {
+      stripe: env.STRIPE_API_BASE ?? 'https://api.stripe.com',
+      paystack: env.PAYSTACK_API_BASE ?? 'https://api.paystack.co',
+      paypal: env.PAYPAL_API_BASE ?? 'https://api-m.paypal.com',
+    },
     fault: env.CLOUD_DRIVE_FAULT ?? null,
   };
 }

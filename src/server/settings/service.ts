@@ -42,6 +42,16 @@ export const SETTING_DEFAULTS = {
   stripe_public_key: '',
   paystack_public_key: '',
   paypal_client_id: '',
+  /** Payment providers switched on in /admin/payments (billing/payment-settings.ts); their secrets are encrypted settings. */
+  payment_drivers: { stripe: false, paystack: false, paypal: false },
+  /** The PayPal webhook's id, sent with PayPal's signature verification call. */
+  paypal_webhook_id: '',
+  stripe_secret_key: '',
+  stripe_webhook_secret: '',
+  paystack_secret_key: '',
+  paypal_client_secret: '',
+  /** The company's billing details printed on invoices (SPEC §2 /admin/payments/billings). */
+  billing_details: { name: '', address: '', city: '', postal_code: '', country: '', vat_id: '', email: '', phone: '' },
   social_login: { facebook: false, google: false, github: false },
   /** The social sign-in apps' client ids; their secrets are the encrypted social_*_client_secret settings (secrets.ts). */
   social_login_client_ids: { facebook: '', google: '', github: '' },
