@@ -774,10 +774,10 @@ const API_DIR = path.join(ROOT, 'src/pages/api');
 
 /**
  * Routes that touch no item: the account, the admin area (tests/integration/admin-access.test.ts),
- * setup, social sign-in (tests/integration/social-sign-in.test.ts) and OpenID Connect sign-in
- * (tests/integration/oidc-sign-in.test.ts).
+ * setup, social sign-in (tests/integration/social-sign-in.test.ts), OpenID Connect sign-in
+ * (tests/integration/oidc-sign-in.test.ts) and billing (tests/integration/billing-*.test.ts).
  */
-export const NOT_ITEM_ROUTES = [/^\w+ \/api\/admin\//, /^\w+ \/api\/setup\//, /^\w+ \/api\/user(\/|$)/, /^GET \/api\/socialite\//, /^GET \/api\/oidc\/\[issuer\]\/(redirect|callback)$/];
+export const NOT_ITEM_ROUTES = [/^\w+ \/api\/billing\//, /^\w+ \/api\/admin\//, /^\w+ \/api\/setup\//, /^\w+ \/api\/user(\/|$)/, /^GET \/api\/socialite\//, /^GET \/api\/oidc\/\[issuer\]\/(redirect|callback)$/];
 /**
  * Data routes that serve no user's items. The live event stream names no item either: it sends a
  * user only their own events, and its refusals (signed out, a wrong token, another user's events,

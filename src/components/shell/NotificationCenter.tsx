@@ -17,6 +17,7 @@ const ROUTE_PATHS: Record<string, (id: string | null) => string> = {
   RecentUploads: () => '/platform/recent-uploads',
   Trash: () => '/platform/trash',
   Storage: () => '/user/settings/storage',
+  Billing: () => '/user/settings/billing',
   TeamFolders: (id) => (id ? `/platform/team-folders/${encodeURIComponent(id)}` : '/platform/team-folders'),
   SharedWithMe: (id) => (id ? `/platform/shared-with-me/${encodeURIComponent(id)}` : '/platform/shared-with-me'),
 };

@@ -22,6 +22,7 @@ export const ADMIN_SCREENS: Record<AdminRoute, () => Promise<ScreenModule>> = {
   adminPage: () => import('./pages/PageEditorScreen.tsx'),
   adminSettings: () => import('./settings/SettingsScreen.tsx'),
   adminLanguage: () => import('./languages/LanguagesScreen.tsx'),
+  adminInvoices: () => import('./invoices/InvoicesScreen.tsx'),
 };
 
 /** The admin area's tabs: the routes each one stays active on. */
@@ -31,6 +32,7 @@ export const ADMIN_NAV: { href: string; key: string; routes: AdminRoute[] }[] = 
   { href: '/admin/pages', key: 'admin_pages.title', routes: ['adminPages', 'adminPage'] },
   { href: '/admin/settings', key: 'admin_settings.title', routes: ['adminSettings'] },
   { href: '/admin/language', key: 'admin_language.title', routes: ['adminLanguage'] },
+  { href: '/admin/invoices', key: 'billing_ledger.admin_invoices_title', routes: ['adminInvoices'] },
 ];
 
 export function isAdminRoute(route: string | undefined): route is AdminRoute {

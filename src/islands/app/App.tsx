@@ -27,6 +27,7 @@ const screens = {
   password: () => import('../user/PasswordScreen.tsx'),
   storage: () => import('../user/StorageScreen.tsx'),
   tokens: () => import('../user/TokensScreen.tsx'),
+  billing: () => import('../user/billing/BillingScreen.tsx'),
   admin: () => import('../admin/AdminArea.tsx'),
 };
 const FilesScreen = lazyScreen(screens.files);
@@ -39,6 +40,7 @@ const ProfileScreen = lazyScreen(screens.profile);
 const PasswordScreen = lazyScreen(screens.password);
 const StorageScreen = lazyScreen(screens.storage);
 const TokensScreen = lazyScreen(screens.tokens);
+const BillingScreen = lazyScreen(screens.billing);
 const AdminArea = lazyScreen(screens.admin);
 // The file area's navigation joins the sidebar on its screens; it shares their chunks. Should its
 // script not arrive, the sidebar goes without it (the screen itself says what failed).
@@ -171,6 +173,7 @@ export default function App() {
         {page?.route === 'password' && <PasswordScreen />}
         {page?.route === 'storage' && <StorageScreen />}
         {page?.route === 'tokens' && <TokensScreen />}
+        {page?.route === 'billing' && <BillingScreen />}
         {page?.route.startsWith('admin') && user.attributes.role === 'admin' && <AdminArea />}
       </Suspense>
       </ScreenErrorBoundary>

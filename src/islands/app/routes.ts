@@ -15,6 +15,7 @@ export const APP_ROUTES = {
   password: '/user/settings/password',
   storage: '/user/settings/storage',
   tokens: '/user/settings/tokens',
+  billing: '/user/settings/billing',
   adminDashboard: '/admin/dashboard',
   adminUsers: '/admin/users',
   // Before adminUser, so /admin/user/create is not read as the user "create".
@@ -26,6 +27,7 @@ export const APP_ROUTES = {
   adminPage: '/admin/pages/:slug',
   adminSettings: '/admin/settings/:tab?',
   adminLanguage: '/admin/language/:code?',
+  adminInvoices: '/admin/invoices',
 } as const;
 
 export type AppRoute = keyof typeof APP_ROUTES;

@@ -7,6 +7,7 @@ const TABS = [
   { route: 'password', href: '/user/settings/password', key: 'locations.password' },
   { route: 'storage', href: '/user/settings/storage', key: 'storage.title' },
   { route: 'tokens', href: '/user/settings/tokens', key: 'locations.tokens' },
+  { route: 'billing', href: '/user/settings/billing', key: 'billing_ledger.nav' },
 ] as const;
 
 /** Tabs between the user's settings pages. */
