@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { Insertable } from 'kysely';
 import type { PlansTable } from '../../db/schema.ts';
 import type { AppContext } from '../../src/server/context.ts';
 import { newReference, recordFailedPayment, recordPayment } from '../../src/server/billing/ledger.ts';
 
 /** A plan row written straight to the table (PLANS owns the admin API that makes them). */
-export async function insertPlan(ctx: AppContext, plan: Partial<PlansTable> & Pick<PlansTable, 'type'>): Promise<string> {
+export async function insertPlan(ctx: AppContext, plan: Partial<Insertable<PlansTable>> & Pick<PlansTable, 'type'>): Promise<string> {
   const id = randomUUID();
   const at = new Date().toISOString();
   await ctx.db

@@ -1,4 +1,5 @@
 import { useStore } from '@nanostores/react';
+import { $config } from '../../stores/config.ts';
 import { $router } from '../../stores/router.ts';
 import { useT } from '../../stores/i18n.ts';
 
@@ -13,10 +14,13 @@ const TABS = [
 /** Tabs between the user's settings pages. */
 export function SettingsNav() {
   const page = useStore($router);
+  const config = useStore($config);
   const t = useT();
+  // Billing has a tab on paid instances (SPEC §4 subscription type fixed or metered), and wherever it is open.
+  const tabs = TABS.filter((tab) => tab.route !== 'billing' || (config?.subscriptionType ?? 'none') !== 'none' || page?.route === 'billing');
   return (
     <nav aria-label={t('profile.settings_nav')} className="mb-6 flex gap-1 overflow-x-auto border-b border-border">
-      {TABS.map((tab) => {
+      {tabs.map((tab) => {
         const active = page?.route === tab.route;
         return (
           <a

@@ -54,13 +54,13 @@ export function TransactionRows({ rows, loading, error, more, reload, showUser =
           {rows.map(({ id, attributes: a }) => (
             <tr key={id} data-testid="transaction-row" className="grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 px-5 py-3 sm:table-row sm:p-0">
               <td className="order-3 text-xs text-muted sm:px-5 sm:py-3 sm:text-sm sm:text-text"><time dateTime={a.created_at}>{formatDateTime(a.created_at)}</time></td>
-              {showUser && <td className="order-4 col-span-2 truncate text-xs text-muted sm:max-w-48 sm:px-3 sm:py-3 sm:text-sm sm:text-text">{a.email}</td>}
+              {showUser && <td className="order-7 col-span-2 truncate text-xs text-muted sm:max-w-48 sm:px-3 sm:py-3 sm:text-sm sm:text-text">{a.email}</td>}
               <td className="order-1 min-w-0 truncate font-medium sm:max-w-64 sm:px-3 sm:py-3">{a.note || '—'}</td>
               <td className="order-5 text-xs sm:px-3 sm:py-3 sm:text-sm">{t(`billing_ledger.type_${a.type}`)}</td>
-              <td className="order-6 text-right sm:px-3 sm:py-3 sm:text-left"><StatusBadge status={a.status} /></td>
-              <td className="order-7 text-xs text-muted sm:px-3 sm:py-3 sm:text-sm">{driverLabel(t, a.driver)}</td>
+              <td className="order-4 text-right sm:px-3 sm:py-3 sm:text-left"><StatusBadge status={a.status} /></td>
+              <td className="order-6 text-right text-xs text-muted sm:px-3 sm:py-3 sm:text-left sm:text-sm">{driverLabel(t, a.driver)}</td>
               <td className="order-2 text-right sm:px-3 sm:py-3"><SignedAmount row={a} /></td>
-              <td className="order-8 text-right sm:px-5 sm:py-3">
+              <td className="order-8 col-span-2 empty:hidden sm:empty:table-cell sm:px-5 sm:py-3 sm:text-right">
                 {a.invoice_id && (
                   <a className="link inline-flex items-center gap-1 text-xs sm:text-sm" href={`/invoices/${a.invoice_id}`} rel="external">
                     <FileText className="size-4" aria-hidden />
