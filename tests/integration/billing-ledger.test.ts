@@ -186,13 +186,20 @@ describe('the limited account', () => {
     const errors = (await client.get('/api/billing/transactions')).body.data.filter((t: { attributes: { status: string } }) => t.attributes.status === 'error');
     expect(errors).toHaveLength(4);
 
-    await recordPayment(seed, { userId: user.id, amountMinor: 3600, currency: 'EUR', driver: 'stripe', reference: newReference(), note: '', purpose: 'outstanding' });
+    // Part of it settles the oldest failed payment only: 3 stay open, the account stays limited.
+    await recordPayment(seed, { userId: user.id, amountMinor: 1000, currency: 'EUR', driver: 'stripe', reference: newReference(), note: '', purpose: 'outstanding' });
+    me = (await client.get('/api/user')).body.data;
+    expect(me.relationships.failedPayments.data).toHaveLength(3);
+    expect(me.meta.restrictions.canUpload).toBe(false);
+    expect(Number((await account(user.id))!.balance_minor)).toBe(100);
+
+    await recordPayment(seed, { userId: user.id, amountMinor: 2700, currency: 'EUR', driver: 'stripe', reference: newReference(), note: '', purpose: 'outstanding' });
     me = (await client.get('/api/user')).body.data;
     expect(me.relationships.failedPayments.data).toEqual([]);
     expect(me.meta.restrictions).toEqual({ canUpload: true, canDownload: false, canCreateFolder: true, canCreateTeamFolder: true });
     expect((await uploadForm(client, 'hello', { filename: 'a.txt' })).status).toBe(201);
     expect(await outstandingFor(seed, user.id)).toBeNull();
-    expect(Number((await account(user.id))!.balance_minor)).toBe(0);
+    expect(Number((await account(user.id))!.balance_minor)).toBe(100);
   });
 });
 

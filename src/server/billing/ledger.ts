@@ -57,8 +57,9 @@ export interface PaymentInput {
 /**
  * A confirmed payment: a completed credit transaction and its invoice, in one transaction.
  * Idempotent by `reference` (a second call answers the first result). A top-up adds to the balance;
- * paying a subscription or the outstanding amount resolves the open failed payments, marks their
- * unpaid invoices paid and lifts the account's limit at once.
+ * paying a subscription resolves its open failed payments, paying the outstanding amount those it
+ * covers (oldest first, any rest to the balance); their unpaid invoices are marked paid and the
+ * account's limit lifts at once when fewer than 3 stay open.
  */
 export async function recordPayment(ctx: AppContext, input: PaymentInput): Promise<{ transactionId: string; invoiceId: string }> {
   const amount = assertAmount(input.amountMinor);
@@ -88,10 +89,15 @@ export async function recordPayment(ctx: AppContext, input: PaymentInput): Promi
         .insertInto('transactions')
         .values({ id: transactionId, user_id: input.userId, reference: input.reference, type: 'credit', status: 'completed', amount_minor: amount, currency, driver: input.driver, note: input.note || PURPOSE_LINE[input.purpose], invoice_id: invoice.id, created_at: at })
         .execute();
-      if (input.purpose === 'top-up') {
-        await trx.updateTable('billing_accounts').set({ balance_minor: account.balance_minor + amount, updated_at: at }).where('user_id', '=', input.userId).execute();
-      } else {
-        await resolveFailedPayments(trx, input.userId, at);
+      // A top-up goes to the balance whole; what an outstanding payment leaves over after the debts it settles, too.
+      let toBalance = amount;
+      if (input.purpose === 'outstanding') toBalance = await resolveFailedPayments(trx, input.userId, at, { amount });
+      if (input.purpose === 'subscription') {
+        toBalance = 0;
+        await resolveFailedPayments(trx, input.userId, at, { amount: null, subscriptionId: input.subscriptionId });
+      }
+      if (toBalance > 0) {
+        await trx.updateTable('billing_accounts').set({ balance_minor: account.balance_minor + toBalance, updated_at: at }).where('user_id', '=', input.userId).execute();
       }
       await syncBillingLimit(trx, input.userId, at);
       return { transactionId, invoiceId: invoice.id };
@@ -104,12 +110,28 @@ export async function recordPayment(ctx: AppContext, input: PaymentInput): Promi
   }
 }
 
-async function resolveFailedPayments(trx: Kysely<Database>, userId: string, at: string): Promise<void> {
-  const open = await trx.selectFrom('failed_payments').select(['id', 'invoice_id']).where('user_id', '=', userId).where('resolved_at', 'is', null).execute();
-  if (!open.length) return;
-  await trx.updateTable('failed_payments').set({ resolved_at: at }).where('user_id', '=', userId).where('resolved_at', 'is', null).execute();
-  const invoices = open.map((f) => f.invoice_id).filter((id): id is string => !!id);
-  if (invoices.length) await trx.updateTable('invoices').set({ status: 'paid', paid_at: at }).where('id', 'in', invoices).where('status', '=', 'unpaid').execute();
+/**
+ * Marks failed payments paid, oldest first, and their unpaid invoices with them: a subscription's
+ * payment settles that subscription's (all, with no subscription named); an outstanding payment
+ * settles as many as its amount covers. Returns what was left of `amount` (null: settle all).
+ */
+async function resolveFailedPayments(trx: Kysely<Database>, userId: string, at: string, options: { amount: number | null; subscriptionId?: string | undefined }): Promise<number> {
+  let q = trx.selectFrom('failed_payments').select(['id', 'invoice_id', 'amount_minor']).where('user_id', '=', userId).where('resolved_at', 'is', null);
+  if (options.subscriptionId) q = q.where('subscription_id', '=', options.subscriptionId);
+  const open = await q.orderBy('created_at').orderBy('id').execute();
+  let left = options.amount ?? Number.POSITIVE_INFINITY;
+  const settled: typeof open = [];
+  for (const failed of open) {
+    if (Number(failed.amount_minor) > left) break;
+    left -= Number(failed.amount_minor);
+    settled.push(failed);
+  }
+  if (settled.length) {
+    await trx.updateTable('failed_payments').set({ resolved_at: at }).where('id', 'in', settled.map((f) => f.id)).execute();
+    const invoices = settled.map((f) => f.invoice_id).filter((id): id is string => !!id);
+    if (invoices.length) await trx.updateTable('invoices').set({ status: 'paid', paid_at: at }).where('id', 'in', invoices).where('status', '=', 'unpaid').execute();
+  }
+  return Number.isFinite(left) ? left : 0;
 }
 
 export interface FailedPaymentInput {

@@ -35,7 +35,8 @@ export async function recordUsageDay(ctx: AppContext, day: string): Promise<numb
   const at = ctx.clock.now().toISOString();
   let written = 0;
   for (const { subscription } of await meteredSubscriptions(ctx, at)) {
-    if (subscription.current_period_start.slice(0, 10) > day) continue;
+    // Not for days before the subscription began (a run for an old --date).
+    if (subscription.created_at.slice(0, 10) > day) continue;
     const userId = subscription.user_id;
     const [user, bandwidth, members] = await Promise.all([
       ctx.db.selectFrom('users').select('storage_used_bytes').where('id', '=', userId).executeTakeFirst(),
