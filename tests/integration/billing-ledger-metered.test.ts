@@ -161,8 +161,12 @@ describe('bandwidth', () => {
       expect(res.status).toBe(200);
       await res.arrayBuffer();
     }
-    await expect
-      .poll(async () => Number((await seed.db.selectFrom('bandwidth_counters').select('bytes').where('user_id', '=', user.id).where('day', '=', today).executeTakeFirst())?.bytes ?? 0))
-      .toBe(8642);
+    const counted = async () => Number((await seed.db.selectFrom('bandwidth_counters').select('bytes').where('user_id', '=', user.id).where('day', '=', today).executeTakeFirst())?.bytes ?? 0);
+    await expect.poll(counted).toBe(8642);
+    // A zip counts the bytes of the files it carried.
+    const zip = await fetch(`${server.url}/api/zip?items=${encodeURIComponent(`${file.id}|file`)}`, { headers: { Cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    expect(zip.status).toBe(200);
+    await zip.arrayBuffer();
+    await expect.poll(counted).toBe(3 * 4321);
   });
 });
