@@ -132,8 +132,12 @@ describe('who may see an invoice or a transaction', () => {
   });
 
   it('the admin lists and searches every invoice and transaction; a user may not', async () => {
-    const { user, client } = await registerUser(server.url);
+    const { user, client } = await registerUser(server.url, { email: `under_score.${Date.now().toString(36)}@example.test` });
     const { invoiceId } = await topUp(seed, user.id, 777);
+    // An underscore in the search is that character, not "any one character".
+    const partial = await admin.get(`/api/admin/invoices?q=${encodeURIComponent(user.attributes.email.slice(0, 12).toUpperCase())}`);
+    expect(partial.body.data.map((i: { id: string }) => i.id)).toEqual([invoiceId]);
+    expect((await admin.get('/api/admin/invoices?q=under%25score')).body.data).toEqual([]);
     const number = (await seed.db.selectFrom('invoices').select('number').where('id', '=', invoiceId).executeTakeFirstOrThrow()).number;
     const byEmail = await admin.get(`/api/admin/invoices?q=${encodeURIComponent(user.attributes.email)}`);
     expect(byEmail.status, byEmail.text).toBe(200);

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { InvoicesTable, TransactionsTable } from '../../../db/schema.ts';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
@@ -137,7 +137,8 @@ function searchTerm(query: URLSearchParams): string | null {
   return q ? q.toLowerCase() : null;
 }
 
-const like = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** `lower(column) LIKE %term%` with the term's own % and _ taken literally (the same ESCAPE on SQLite and PostgreSQL). */
+const contains = (column: string, term: string) => sql<boolean>`lower(${sql.ref(column)}) like ${`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`;
 
 /** /admin/invoices: all invoices, newest first, searchable by number or customer email. */
 export async function listAllInvoices(ctx: AppContext, user: User, query: URLSearchParams) {
@@ -145,7 +146,7 @@ export async function listAllInvoices(ctx: AppContext, user: User, query: URLSea
   const page = pageRequest(query, 2);
   const term = searchTerm(query);
   let q = ctx.db.selectFrom('invoices').innerJoin('users', 'users.id', 'invoices.user_id').selectAll('invoices').select('users.email as email');
-  if (term) q = q.where((eb) => eb.or([eb(eb.fn('lower', ['invoices.number']), 'like', like(term)), eb(eb.fn('lower', ['users.email']), 'like', like(term))]));
+  if (term) q = q.where((eb) => eb.or([contains('invoices.number', term), contains('users.email', term)]));
   const key = after(page);
   if (key) q = q.where((eb) => eb.or([eb('invoices.issued_at', '<', key[0]), eb.and([eb('invoices.issued_at', '=', key[0]), eb('invoices.id', '<', key[1])])]));
   const rows = await q.orderBy('invoices.issued_at', 'desc').orderBy('invoices.id', 'desc').limit(page.limit + 1).execute();
@@ -165,7 +166,7 @@ export async function listAllTransactions(ctx: AppContext, user: User, query: UR
   if (status && !STATUSES.has(status)) throw badRequest('The status must be completed, cancelled or error.');
   if (type && !TYPES.has(type)) throw badRequest('The type must be credit, charge or withdrawal.');
   let q = ctx.db.selectFrom('transactions').innerJoin('users', 'users.id', 'transactions.user_id').selectAll('transactions').select('users.email as email');
-  if (term) q = q.where((eb) => eb.or([eb(eb.fn('lower', ['users.email']), 'like', like(term)), eb(eb.fn('lower', ['transactions.reference']), '=', term)]));
+  if (term) q = q.where((eb) => eb.or([contains('users.email', term), eb(eb.fn('lower', ['transactions.reference']), '=', term)]));
   if (status) q = q.where('transactions.status', '=', status as 'completed');
   if (type) q = q.where('transactions.type', '=', type as 'credit');
   const key = after(page);
