@@ -13,6 +13,7 @@ import { startTeamSignUps } from './server/teams/invitations.ts';
 import { recoverUploads } from './server/uploads/recover.ts';
 import { scheduleBlobReconciler } from './server/blobs/reconcile.ts';
 import { scheduleUserDeletions } from './server/admin/users/deletion.ts';
+import { scheduleBillingDay } from './server/billing/usage-job.ts';
 import { closeEventStreams } from './server/live/hub.ts';
 import { logEventLoopStats } from './server/host/loop-stats.ts';
 
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
   const stopTeamSignUps = startTeamSignUps(ctx);
   const stopReconciler = scheduleBlobReconciler(ctx);
   const stopDeletions = scheduleUserDeletions(ctx);
+  const stopBilling = scheduleBillingDay(ctx);
   const loopStatsMs = Number(process.env.EVENT_LOOP_STATS_MS ?? 0);
   const stopLoopStats = loopStatsMs > 0 ? logEventLoopStats(ctx.logger, loopStatsMs) : () => {};
 
@@ -71,6 +73,7 @@ async function main(): Promise<void> {
       stopTeamSignUps();
       await stopReconciler();
       await stopDeletions();
+      await stopBilling();
       stopLoopStats();
       await ctx.db.destroy();
       ctx.logger.info('stopped');

@@ -1,7 +1,7 @@
 import type { NotificationData } from '../server/notifications/service.ts';
 import { $listing, loadTree, refreshListing } from './files.ts';
 import { refreshStorageUsage } from './storage.ts';
-import { $user } from './user.ts';
+import { $user, loadUser } from './user.ts';
 
 /**
  * The signed-in page's one live event stream (GET /api/events): notifications land in the bell as
@@ -15,6 +15,9 @@ import { $user } from './user.ts';
 const BACKOFF_MS = [1_000, 2_000, 5_000, 10_000, 30_000, 60_000];
 /** Changes arriving together (a folder upload, a big move) refresh the listing once. */
 const REFRESH_DEBOUNCE_MS = 250;
+
+/** Notifications that come with a change to the user resource (failedPayments, restrictions). */
+const BILLING = new Set(['insufficient-balance', 'gift', 'subscription-created']);
 
 let source: EventSource | null = null;
 let lastEventId: string | null = null;
@@ -101,6 +104,8 @@ function arrived(notification: NotificationData): void {
     },
   });
   if (fresh && user.relationships.settings.data.attributes.notification_sound !== false) void playChime();
+  // A failed payment (the third limits the account) or a gift: the red bar, the flags and the balance-bound parts of the user update now.
+  if (BILLING.has(notification.attributes.category)) void loadUser().catch(() => undefined);
   // Removed from a team, or the team closed: a "Shared with me" place on screen loses it now.
   if (LEFT_TEAM.has(notification.attributes.category) && $listing.get()?.source.kind === 'shared') scheduleRefresh({ listing: true, tree: true });
 }

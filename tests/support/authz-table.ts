@@ -774,8 +774,8 @@ const API_DIR = path.join(ROOT, 'src/pages/api');
 
 /**
  * Routes that touch no item: the account, the admin area (tests/integration/admin-access.test.ts),
- * setup, social sign-in (tests/integration/social-sign-in.test.ts) and OpenID Connect sign-in
- * (tests/integration/oidc-sign-in.test.ts).
+ * setup, social sign-in (tests/integration/social-sign-in.test.ts), OpenID Connect sign-in
+ * (tests/integration/oidc-sign-in.test.ts) and billing (tests/integration/billing-*.test.ts).
  */
 export const NOT_ITEM_ROUTES = [/^\w+ \/api\/admin\//, /^\w+ \/api\/setup\//, /^\w+ \/api\/user(\/|$)/, /^GET \/api\/socialite\//, /^GET \/api\/oidc\/\[issuer\]\/(redirect|callback)$/,
   // Billing touches no item: the user's own subscription and payments (tests/integration/billing-pay*.test.ts), providers' signed webhooks.

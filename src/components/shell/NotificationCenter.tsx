@@ -17,9 +17,9 @@ const ROUTE_PATHS: Record<string, (id: string | null) => string> = {
   RecentUploads: () => '/platform/recent-uploads',
   Trash: () => '/platform/trash',
   Storage: () => '/user/settings/storage',
+  Billing: () => '/user/settings/billing',
   TeamFolders: (id) => (id ? `/platform/team-folders/${encodeURIComponent(id)}` : '/platform/team-folders'),
   SharedWithMe: (id) => (id ? `/platform/shared-with-me/${encodeURIComponent(id)}` : '/platform/shared-with-me'),
-  Billing: () => '/user/settings/billing',
 };
 
 /** How long a notification that was unread when the centre opened stays highlighted (SPEC §5). */

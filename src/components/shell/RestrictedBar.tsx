@@ -10,7 +10,7 @@ export function RestrictedBar() {
   const t = useT();
   if (!user || user.relationships.failedPayments.data.length < FAILED_PAYMENTS_LIMIT) return null;
   return (
-    <div role="alert" className="bg-danger px-4 py-2.5 text-center text-sm font-medium text-white">
+    <div role="alert" className="bg-danger-fill px-4 py-2.5 text-center text-sm font-medium text-white">
       {t('restricted.text')}{' '}
       <a href="/user/settings/billing" className="font-bold underline underline-offset-2">
         {t('restricted.link')}

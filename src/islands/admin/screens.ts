@@ -27,6 +27,7 @@ export const ADMIN_SCREENS: Record<AdminRoute, () => Promise<ScreenModule>> = {
   adminPlan: () => import('./plans/PlanScreen.tsx'),
   adminSubscriptions: () => import('./subscriptions/SubscriptionsScreen.tsx'),
   adminPayments: () => import('./payments/PaymentsScreen.tsx'),
+  adminInvoices: () => import('./invoices/InvoicesScreen.tsx'),
 };
 
 /** The admin area's tabs: the routes each one stays active on. */
@@ -39,6 +40,7 @@ export const ADMIN_NAV: { href: string; key: string; routes: AdminRoute[] }[] = 
   { href: '/admin/plans', key: 'billing_plans.title', routes: ['adminPlans', 'adminPlanCreate', 'adminPlan'] },
   { href: '/admin/subscriptions', key: 'billing_plans.subscriptions_title', routes: ['adminSubscriptions'] },
   { href: '/admin/payments', key: 'billing_pay.admin_title', routes: ['adminPayments'] },
+  { href: '/admin/invoices', key: 'billing_ledger.admin_invoices_title', routes: ['adminInvoices'] },
 ];
 
 export function isAdminRoute(route: string | undefined): route is AdminRoute {

@@ -36,6 +36,7 @@ export const APP_ROUTES = {
   adminSubscriptions: '/admin/subscriptions',
   /** tab: billings (also no tab) or payments. */
   adminPayments: '/admin/payments/:tab?',
+  adminInvoices: '/admin/invoices',
 } as const;
 
 export type AppRoute = keyof typeof APP_ROUTES;

@@ -14,10 +14,10 @@ const TABS = [
 /** Tabs between the user's settings pages. */
 export function SettingsNav() {
   const page = useStore($router);
-  const saas = useStore($config)?.isSaaS ?? false;
+  const config = useStore($config);
   const t = useT();
-  // Billing is there when the instance sells plans (subscription type fixed or metered).
-  const tabs = TABS.filter((tab) => tab.route !== 'billing' || saas || page?.route === 'billing');
+  // Billing has a tab on paid instances (SPEC §4 subscription type fixed or metered), and wherever it is open.
+  const tabs = TABS.filter((tab) => tab.route !== 'billing' || (config?.subscriptionType ?? 'none') !== 'none' || page?.route === 'billing');
   return (
     <nav aria-label={t('profile.settings_nav')} className="mb-6 flex gap-1 overflow-x-auto border-b border-border">
       {tabs.map((tab) => {

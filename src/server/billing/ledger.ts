@@ -1,23 +1,51 @@
-// contract: owned by LEDGER (billing-contract.md). Minimal stand-ins so PAY's webhooks and checkout
-// work on their own branch; the merge keeps LEDGER's version of this file.
 import { randomInt, randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/index.ts';
+import type { PaymentDriver } from '../../../db/schema.ts';
 import type { AppContext } from '../context.ts';
 import { createNotification } from '../notifications/service.ts';
+import { issueInvoice, lockBilling, type InvoiceLine } from './invoices.ts';
+import { assertAmount, assertCurrency, currencyMismatch, formatMoney } from './money.ts';
+import { FAILED_PAYMENTS_LIMIT, syncBillingLimit } from './restriction.ts';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-/** SPEC §9: a payment reference is 10 random alphanumeric characters. */
+/** SPEC §9: a payment reference is 10 random alphanumeric characters (crypto-random). */
 export function newReference(): string {
   let out = '';
   for (let i = 0; i < 10; i += 1) out += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
   return out;
 }
 
-export interface PaymentRecord {
+export type Driver = PaymentDriver | 'balance' | 'system';
+
+/**
+ * The user's billing account inside a billing transaction: created on first use in `currency`; an
+ * amount in another currency than the account's is refused (422).
+ */
+export async function accountFor(trx: Kysely<Database>, userId: string, currency: string, at: string) {
+  await trx.insertInto('billing_accounts').values({ user_id: userId, currency, updated_at: at, alert_minor: null, alert_sent_month: null }).onConflict((oc) => oc.column('user_id').doNothing()).execute();
+  const account = await trx.selectFrom('billing_accounts').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow();
+  if (account.currency !== currency) throw currencyMismatch(account.currency, currency);
+  return { ...account, balance_minor: Number(account.balance_minor) };
+}
+
+async function existingByReference(db: Kysely<Database>, reference: string) {
+  return db.selectFrom('transactions').select(['id', 'invoice_id', 'user_id']).where('reference', '=', reference).executeTakeFirst();
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+const PURPOSE_LINE = { 'top-up': 'Balance top-up', subscription: 'Subscription', outstanding: 'Outstanding amount' } as const;
+
+export interface PaymentInput {
   userId: string;
   amountMinor: number;
   currency: string;
-  driver: 'stripe' | 'paystack' | 'paypal';
+  driver: Driver;
   reference: string;
   note: string;
   purpose: 'top-up' | 'subscription' | 'outstanding';
@@ -26,76 +54,168 @@ export interface PaymentRecord {
   periodEnd?: string;
 }
 
-export async function recordPayment(ctx: AppContext, p: PaymentRecord): Promise<{ transactionId: string; invoiceId: string }> {
-  const existing = await ctx.db.selectFrom('transactions').select(['id', 'invoice_id']).where('reference', '=', p.reference).executeTakeFirst();
-  if (existing) return { transactionId: existing.id, invoiceId: existing.invoice_id ?? '' };
-  const now = ctx.clock.now().toISOString();
-  const year = Number(now.slice(0, 4));
-  const transactionId = randomUUID();
-  const invoiceId = randomUUID();
-  await ctx.db.transaction().execute(async (trx) => {
-    const last = await trx.selectFrom('invoices').select((eb) => eb.fn.max('seq').as('seq')).where('year', '=', year).executeTakeFirst();
-    const seq = Number(last?.seq ?? 0) + 1;
-    await trx
-      .insertInto('invoices')
-      .values({
-        id: invoiceId,
-        user_id: p.userId,
-        subscription_id: p.subscriptionId ?? null,
-        year,
-        seq,
-        number: `${year}-${String(seq).padStart(5, '0')}`,
-        currency: p.currency,
-        total_minor: p.amountMinor,
-        lines: JSON.stringify([{ description: p.note, quantity: 1, unit: 'item', amount_minor: p.amountMinor }]),
-        seller: '{}',
-        customer: '{}',
-        period_start: p.periodStart ?? null,
-        period_end: p.periodEnd ?? null,
+/**
+ * A confirmed payment: a completed credit transaction and its invoice, in one transaction.
+ * Idempotent by `reference` (a second call answers the first result). A top-up adds to the balance;
+ * paying a subscription resolves its open failed payments, paying the outstanding amount those it
+ * covers (oldest first, any rest to the balance); their unpaid invoices are marked paid and the
+ * account's limit lifts at once when fewer than 3 stay open.
+ */
+export async function recordPayment(ctx: AppContext, input: PaymentInput): Promise<{ transactionId: string; invoiceId: string }> {
+  const amount = assertAmount(input.amountMinor);
+  const currency = assertCurrency(input.currency);
+  const known = await existingByReference(ctx.db, input.reference);
+  if (known) return { transactionId: known.id, invoiceId: known.invoice_id ?? '' };
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      await lockBilling(ctx, trx);
+      const again = await existingByReference(trx, input.reference);
+      if (again) return { transactionId: again.id, invoiceId: again.invoice_id ?? '' };
+      const at = ctx.clock.now().toISOString();
+      const account = await accountFor(trx, input.userId, currency, at);
+      const line: InvoiceLine = { description: input.note || PURPOSE_LINE[input.purpose], quantity: 1, unit: 'payment', amount_minor: amount };
+      const invoice = await issueInvoice(trx, {
+        userId: input.userId,
+        subscriptionId: input.subscriptionId ?? null,
+        currency,
+        lines: [line],
+        periodStart: input.periodStart ?? null,
+        periodEnd: input.periodEnd ?? null,
         status: 'paid',
-        issued_at: now,
-        paid_at: now,
-      })
-      .execute();
-    await trx
-      .insertInto('transactions')
-      .values({ id: transactionId, user_id: p.userId, reference: p.reference, type: 'credit', status: 'completed', amount_minor: p.amountMinor, currency: p.currency, driver: p.driver, note: p.note, invoice_id: invoiceId, created_at: now })
-      .execute();
-    if (p.purpose === 'top-up') {
+        at,
+      });
+      const transactionId = randomUUID();
       await trx
-        .insertInto('billing_accounts')
-        .values({ user_id: p.userId, balance_minor: p.amountMinor, currency: p.currency, alert_minor: null, alert_sent_month: null, updated_at: now })
-        .onConflict((oc) => oc.column('user_id').doUpdateSet((eb) => ({ balance_minor: eb('billing_accounts.balance_minor', '+', p.amountMinor), updated_at: now })))
+        .insertInto('transactions')
+        .values({ id: transactionId, user_id: input.userId, reference: input.reference, type: 'credit', status: 'completed', amount_minor: amount, currency, driver: input.driver, note: input.note || PURPOSE_LINE[input.purpose], invoice_id: invoice.id, created_at: at })
         .execute();
-    } else {
-      await trx.updateTable('failed_payments').set({ resolved_at: now }).where('user_id', '=', p.userId).where('resolved_at', 'is', null).execute();
-    }
-  });
-  return { transactionId, invoiceId };
+      // A top-up goes to the balance whole; what an outstanding payment leaves over after the debts it settles, too.
+      let toBalance = amount;
+      if (input.purpose === 'outstanding') toBalance = await resolveFailedPayments(trx, input.userId, at, { amount });
+      if (input.purpose === 'subscription') {
+        toBalance = 0;
+        await resolveFailedPayments(trx, input.userId, at, { amount: null, subscriptionId: input.subscriptionId });
+      }
+      if (toBalance > 0) {
+        await trx.updateTable('billing_accounts').set({ balance_minor: account.balance_minor + toBalance, updated_at: at }).where('user_id', '=', input.userId).execute();
+      }
+      await syncBillingLimit(trx, input.userId, at);
+      return { transactionId, invoiceId: invoice.id };
+    });
+  } catch (error) {
+    // Two deliveries of one payment at once: the second finds the first's row once it commits.
+    const winner = isUniqueViolation(error) ? await existingByReference(ctx.db, input.reference) : undefined;
+    if (winner) return { transactionId: winner.id, invoiceId: winner.invoice_id ?? '' };
+    throw error;
+  }
 }
 
+/**
+ * Marks failed payments paid, oldest first, and their unpaid invoices with them: a subscription's
+ * payment settles that subscription's (all, with no subscription named); an outstanding payment
+ * settles as many as its amount covers. Returns what was left of `amount` (null: settle all).
+ */
+async function resolveFailedPayments(trx: Kysely<Database>, userId: string, at: string, options: { amount: number | null; subscriptionId?: string | undefined }): Promise<number> {
+  let q = trx.selectFrom('failed_payments').select(['id', 'invoice_id', 'amount_minor']).where('user_id', '=', userId).where('resolved_at', 'is', null);
+  if (options.subscriptionId) q = q.where('subscription_id', '=', options.subscriptionId);
+  const open = await q.orderBy('created_at').orderBy('id').execute();
+  let left = options.amount ?? Number.POSITIVE_INFINITY;
+  const settled: typeof open = [];
+  for (const failed of open) {
+    if (Number(failed.amount_minor) > left) break;
+    left -= Number(failed.amount_minor);
+    settled.push(failed);
+  }
+  if (settled.length) {
+    await trx.updateTable('failed_payments').set({ resolved_at: at }).where('id', 'in', settled.map((f) => f.id)).execute();
+    const invoices = settled.map((f) => f.invoice_id).filter((id): id is string => !!id);
+    if (invoices.length) await trx.updateTable('invoices').set({ status: 'paid', paid_at: at }).where('id', 'in', invoices).where('status', '=', 'unpaid').execute();
+  }
+  return Number.isFinite(left) ? left : 0;
+}
+
+export interface FailedPaymentInput {
+  userId: string;
+  subscriptionId: string | null;
+  amountMinor: number;
+  currency: string;
+  driver: string;
+  reason: string;
+  reference: string;
+  invoiceId?: string | null;
+}
+
+/**
+ * Inside a billing transaction: an error transaction, a failed_payments row and, up to the limit,
+ * an `insufficient-balance` notification (its id is returned for the caller to announce after the
+ * commit); at 3 unresolved the account is limited, a 4th keeps it so and tells nobody again.
+ * Returns null when the reference was recorded already.
+ */
+export async function failPayment(ctx: AppContext, trx: Kysely<Database>, input: FailedPaymentInput, at: string): Promise<{ notificationId: string | null } | null> {
+  if (await existingByReference(trx, input.reference)) return null;
+  await trx
+    .insertInto('transactions')
+    .values({ id: randomUUID(), user_id: input.userId, reference: input.reference, type: 'charge', status: 'error', amount_minor: input.amountMinor, currency: input.currency, driver: input.driver as Driver, note: input.reason, invoice_id: input.invoiceId ?? null, created_at: at })
+    .execute();
+  await trx
+    .insertInto('failed_payments')
+    .values({ id: randomUUID(), user_id: input.userId, subscription_id: input.subscriptionId, invoice_id: input.invoiceId ?? null, amount_minor: input.amountMinor, currency: input.currency, driver: input.driver, reason: input.reason, resolved_at: null, created_at: at })
+    .execute();
+  const open = await trx.selectFrom('failed_payments').select((eb) => eb.fn.countAll<number | string>().as('n')).where('user_id', '=', input.userId).where('resolved_at', 'is', null).executeTakeFirst();
+  const count = Number(open?.n ?? 0);
+  await syncBillingLimit(trx, input.userId, at);
+  if (count > FAILED_PAYMENTS_LIMIT) return { notificationId: null };
+  const limited = count === FAILED_PAYMENTS_LIMIT;
+  const notificationId = await createNotification(
+    { ...ctx, db: trx },
+    {
+      userId: input.userId,
+      category: 'insufficient-balance',
+      title: limited ? 'Your account is limited' : 'A payment failed',
+      description: `${formatMoney(input.amountMinor, input.currency)} could not be charged${input.reason ? `: ${input.reason}` : ''}.${limited ? ' Uploads and downloads are paused until the outstanding amount is paid.' : ''}`,
+      action: { type: 'route', params: { id: null, route: 'Billing', button: 'Billing' } },
+    },
+  );
+  return { notificationId };
+}
+
+/** A payment that did not go through (a provider's failed renewal, a charge the balance cannot cover). Idempotent by reference. */
 export async function recordFailedPayment(
   ctx: AppContext,
-  f: { userId: string; subscriptionId: string | null; amountMinor: number; currency: string; driver: string; reason: string; reference: string },
+  input: { userId: string; subscriptionId: string | null; amountMinor: number; currency: string; driver: string; reason: string; reference: string },
 ): Promise<void> {
-  const existing = await ctx.db.selectFrom('transactions').select('id').where('reference', '=', f.reference).executeTakeFirst();
-  if (existing) return;
-  const now = ctx.clock.now().toISOString();
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('transactions')
-      .values({ id: randomUUID(), user_id: f.userId, reference: f.reference, type: 'charge', status: 'error', amount_minor: f.amountMinor, currency: f.currency, driver: f.driver as 'stripe', note: f.reason, invoice_id: null, created_at: now })
-      .execute();
-    await trx
-      .insertInto('failed_payments')
-      .values({ id: randomUUID(), user_id: f.userId, subscription_id: f.subscriptionId, invoice_id: null, amount_minor: f.amountMinor, currency: f.currency, driver: f.driver, reason: f.reason, resolved_at: null, created_at: now })
-      .execute();
+  const amount = assertAmount(input.amountMinor);
+  const currency = assertCurrency(input.currency);
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    await lockBilling(ctx, trx);
+    const at = ctx.clock.now().toISOString();
+    await accountFor(trx, input.userId, currency, at);
+    return failPayment(ctx, trx, { ...input, amountMinor: amount, currency }, at);
   });
-  await createNotification(ctx, { userId: f.userId, category: 'insufficient-balance', title: 'Payment failed', description: f.reason, action: null });
+  if (result?.notificationId) ctx.events.emit('notification.created', { userId: input.userId, notificationId: result.notificationId });
 }
 
+/** What the user owes: the sum of their unresolved failed payments, or null when nothing is open. */
 export async function outstandingFor(ctx: AppContext, userId: string): Promise<{ amountMinor: number; currency: string } | null> {
-  const rows = await ctx.db.selectFrom('failed_payments').select(['amount_minor', 'currency']).where('user_id', '=', userId).where('resolved_at', 'is', null).execute();
-  if (!rows.length) return null;
-  return { amountMinor: rows.reduce((sum, r) => sum + Number(r.amount_minor), 0), currency: rows[0]!.currency };
+  const rows = await ctx.db
+    .selectFrom('failed_payments')
+    .select(['currency', (eb) => eb.fn.sum<number | string>('amount_minor').as('total')])
+    .where('user_id', '=', userId)
+    .where('resolved_at', 'is', null)
+    .groupBy('currency')
+    .execute();
+  const row = rows[0];
+  return row ? { amountMinor: Number(row.total), currency: row.currency } : null;
+}
+
+/** An admin's gift: a completed credit added to the balance (driver `system`), no invoice (nothing was paid). Inside a billing transaction. */
+export async function creditBalance(trx: Kysely<Database>, input: { userId: string; amountMinor: number; currency: string; note: string }, at: string) {
+  const account = await accountFor(trx, input.userId, input.currency, at);
+  const id = randomUUID();
+  await trx
+    .insertInto('transactions')
+    .values({ id, user_id: input.userId, reference: newReference(), type: 'credit', status: 'completed', amount_minor: input.amountMinor, currency: input.currency, driver: 'system', note: input.note, invoice_id: null, created_at: at })
+    .execute();
+  await trx.updateTable('billing_accounts').set({ balance_minor: account.balance_minor + input.amountMinor, updated_at: at }).where('user_id', '=', input.userId).execute();
+  return { id, balance_minor: account.balance_minor + input.amountMinor };
 }

@@ -8,6 +8,7 @@ import { isAppError, notFound } from '../http/errors.ts';
 import { readerOf } from './reader.ts';
 import { contentDisposition, etagListMatches, etagOf, httpDateSeconds, parseHttpDate, presentationOf } from './headers.ts';
 import { streamTo } from './stream.ts';
+import { countDownload } from '../billing/bandwidth.ts';
 
 const FILE_PATH = /^\/file\/([0-9a-f-]{36})(?:\/([a-z2-7]{39}))?\/?$/;
 
@@ -90,7 +91,10 @@ async function sendFile({ ctx, req, res, pathname, principal }: DataRequest<Prin
   }
   if (req.method === 'HEAD' || size === 0) return void res.end();
   // The end is known: the read stops at it instead of asking the disk once more for the end of file.
-  await streamTo(ctx, ctx.blobs.get(blobKey, range ?? { start: 0, end: size - 1 }), res, { itemId: item.id });
+  const sent = range ?? { start: 0, end: size - 1 };
+  await streamTo(ctx, ctx.blobs.get(blobKey, sent), res, { itemId: item.id });
+  // Metered plans bill the owner's bandwidth (billing/bandwidth.ts): one upsert per download.
+  await countDownload(ctx, item.owner_id, sent.end - sent.start + 1);
 }
 
 /**

@@ -15,6 +15,7 @@ import { validationError } from '../http/errors.ts';
 import { contentDisposition } from './headers.ts';
 import { listLiveChildrenForZip } from './queries.ts';
 import { peekFirstBlock, worthDeflating, ZIP_DEFLATE_LEVEL } from './zip-method.ts';
+import { countDownload } from '../billing/bandwidth.ts';
 
 /**
  * Data plane: `GET /api/zip?items=id|type,id|type` streams a zip of the user's items: folders with
@@ -163,6 +164,8 @@ async function writeZip(ctx: AppContext, user: User, roots: ZipItem[], res: Serv
   void piped.then((error) => error && stop());
 
   const names = new EntryNames();
+  // The files' bytes this zip carried, for metered bandwidth (billing/bandwidth.ts), counted once at the end.
+  let carried = 0;
   const add = (source: Readable | Buffer | null, data: { name: string; type: 'file' | 'directory'; date: Date; store: boolean }) =>
     new Promise<void>((resolve, reject) => {
       if (gone) return reject(new Error('the download was abandoned'));
@@ -183,6 +186,7 @@ async function writeZip(ctx: AppContext, user: User, roots: ZipItem[], res: Serv
     const store = isAlreadyCompressed(item.mimetype) || !worthDeflating(first);
     // An empty blob has ended by now, and compress-commons refuses an ended stream.
     await add(first ? blob : Buffer.alloc(0), { name, type: 'file', date: new Date(item.updated_at), store });
+    carried += Number(item.size ?? 0);
   };
 
   // Depth first, one folder's children at a time: only the current path's listings are held.
@@ -213,4 +217,5 @@ async function writeZip(ctx: AppContext, user: User, roots: ZipItem[], res: Serv
   }
   const error = await piped;
   if (error && !gone) ctx.logger.error({ err: error, userId: user.id }, 'zip stream failed');
+  await countDownload(ctx, user.id, carried);
 }

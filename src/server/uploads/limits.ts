@@ -7,7 +7,7 @@ import { AppError } from '../http/errors.ts';
 import { getSettings, type Settings } from '../settings/service.ts';
 import { capacityFor } from '../billing/limits.ts';
 import { storageCapacity } from '../users/quota.ts';
-import { assertEmailVerified, restrictionsFor } from '../users/restrictions.ts';
+import { assertEmailVerified, billingLimited, restrictionsFor } from '../users/restrictions.ts';
 import { extensionOf } from './names.ts';
 
 /**
@@ -41,7 +41,7 @@ export async function uploadPolicy(ctx: AppContext, owner: Pick<User, 'id' | 'st
 export function assertCanUpload(user: Pick<User, 'restrictions' | 'email_verified_at'>, policy: UploadPolicy): void {
   assertEmailVerified(user, policy.settings);
   if (restrictionsFor(user).canUpload) return;
-  if (policy.settings.subscription_type === 'none') {
+  if (policy.settings.subscription_type === 'none' && !billingLimited(user)) {
     throw new AppError(423, 'Uploading is not allowed on your account.', { code: 'exceed_upload_limit' });
   }
   throw new AppError(423, 'Uploading is temporarily disabled on your account.', { code: 'upload_temporarily_disabled' });

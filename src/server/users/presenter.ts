@@ -13,16 +13,26 @@ export function avatarUrls(user: Pick<User, 'id' | 'avatar_key'>): Record<Avatar
   return { xs: `${base}-xs.webp`, sm: `${base}-sm.webp`, md: `${base}-md.webp` };
 }
 
+/** SPEC §3 `failedPayments`: the user's unresolved failed payments (3 or more limit the account). */
+export interface FailedPaymentData {
+  id: string;
+  type: 'failed-payment';
+  attributes: { amount_minor: number; currency: string; driver: string; reason: string; created_at: string };
+}
+
+/** SPEC §3 `costEstimate`: a metered plan's period so far, in minor units; null without one. */
+export type CostEstimate = { amount_minor: number; currency: string; period_start: string; period_end: string } | null;
+
 /**
- * The user resource of SPEC §3, with the user's favourite folders (item resources) and notifications
- * (`userResource` loads both). Features that arrive with later issues (billing) are present as empty
- * lists, never invented data.
+ * The user resource of SPEC §3, with the user's favourite folders (item resources), notifications
+ * and billing state (`userResource` loads them all).
  */
 export function presentUser(
   user: User,
   favourites: ItemData[] = [],
   notifications: { unread: NotificationData[]; read: NotificationData[] } = { unread: [], read: [] },
   maxTeamMembers: TeamMemberLimit = { total: null, use: 0, meta: { allowed_emails: [] } },
+  billing: { failedPayments: FailedPaymentData[]; costEstimate: CostEstimate } = { failedPayments: [], costEstimate: null },
 ) {
   return {
     data: {
@@ -41,7 +51,7 @@ export function presentUser(
       meta: {
         restrictions: restrictionsFor(user),
         limitations: { max_team_members: maxTeamMembers },
-        usages: { costEstimate: null },
+        usages: { costEstimate: billing.costEstimate },
       },
       relationships: {
         settings: {
@@ -54,7 +64,7 @@ export function presentUser(
         favourites: { data: favourites },
         readNotifications: { data: notifications.read },
         unreadNotifications: { data: notifications.unread },
-        failedPayments: { data: [] as unknown[] },
+        failedPayments: { data: billing.failedPayments },
       },
     },
   };

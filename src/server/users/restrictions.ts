@@ -16,26 +16,64 @@ const DEFAULTS: Restrictions = { canUpload: true, canDownload: true, canCreateFo
 export const RESTRICTION_FLAGS = Object.keys(DEFAULTS) as (keyof Restrictions)[];
 
 /**
- * A user's flags: everything allowed, except what an override on the user turns off (set by an admin,
- * and later by billing, e.g. a limited account). Unknown or unreadable overrides are ignored.
+ * The key in users.restrictions that billing sets while an account is limited (3 unresolved failed
+ * payments, SPEC §4/§9; src/server/billing/restriction.ts). It sits beside the admin's flags and
+ * turns every flag off while set: lifting it leaves the admin's flags as they were, and an admin
+ * switching a flag back on does not lift it.
  */
-export function restrictionsFor(user: Pick<User, 'restrictions'>): Restrictions {
-  const flags = { ...DEFAULTS };
-  if (!user.restrictions) return flags;
+export const BILLING_LIMIT_KEY = 'billing_limited';
+
+function parseOverrides(raw: string | null): Record<string, unknown> {
+  if (!raw) return {};
   try {
-    const overrides = JSON.parse(user.restrictions) as Record<string, unknown>;
-    for (const key of Object.keys(DEFAULTS) as (keyof Restrictions)[]) {
-      if (typeof overrides[key] === 'boolean') flags[key] = overrides[key];
-    }
+    const parsed = JSON.parse(raw) as unknown;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
   } catch {
     /* an unreadable override restricts nothing */
+    return {};
+  }
+}
+
+/** The flags an admin set on the user (users.restrictions without billing's limit). */
+export function adminRestrictionsFor(user: Pick<User, 'restrictions'>): Restrictions {
+  const flags = { ...DEFAULTS };
+  const overrides = parseOverrides(user.restrictions);
+  for (const key of RESTRICTION_FLAGS) {
+    if (typeof overrides[key] === 'boolean') flags[key] = overrides[key];
   }
   return flags;
 }
 
-/** The stored form of a user's flags (users.restrictions): only those that differ from the defaults; null for none. */
-export function restrictionOverrides(flags: Restrictions): string | null {
-  const overrides = Object.fromEntries(RESTRICTION_FLAGS.filter((key) => flags[key] !== DEFAULTS[key]).map((key) => [key, flags[key]]));
+/** Whether billing limits the account (SPEC §4: 3 failed payments). */
+export function billingLimited(user: Pick<User, 'restrictions'>): boolean {
+  return parseOverrides(user.restrictions)[BILLING_LIMIT_KEY] === true;
+}
+
+/**
+ * A user's flags: everything allowed, except what an admin's override on the user turns off, and
+ * nothing while billing limits the account. Unknown or unreadable overrides are ignored.
+ */
+export function restrictionsFor(user: Pick<User, 'restrictions'>): Restrictions {
+  const flags = adminRestrictionsFor(user);
+  if (!billingLimited(user)) return flags;
+  return { canUpload: false, canDownload: false, canCreateFolder: false, canCreateTeamFolder: false };
+}
+
+/**
+ * The stored form of a user's flags (users.restrictions): only those that differ from the defaults,
+ * keeping billing's limit of the stored value `previous`; null for none.
+ */
+export function restrictionOverrides(flags: Restrictions, previous: string | null = null): string | null {
+  const overrides: Record<string, boolean> = Object.fromEntries(RESTRICTION_FLAGS.filter((key) => flags[key] !== DEFAULTS[key]).map((key) => [key, flags[key]]));
+  if (parseOverrides(previous)[BILLING_LIMIT_KEY] === true) overrides[BILLING_LIMIT_KEY] = true;
+  return Object.keys(overrides).length ? JSON.stringify(overrides) : null;
+}
+
+/** The stored form with billing's limit set or lifted, the admin's flags kept. */
+export function withBillingLimit(previous: string | null, limited: boolean): string | null {
+  const overrides = { ...parseOverrides(previous) };
+  if (limited) overrides[BILLING_LIMIT_KEY] = true;
+  else delete overrides[BILLING_LIMIT_KEY];
   return Object.keys(overrides).length ? JSON.stringify(overrides) : null;
 }
 
@@ -49,7 +87,10 @@ export function jointRestrictions(a: Pick<User, 'restrictions'>, b: Pick<User, '
 }
 
 export async function setRestrictions(ctx: AppContext, userId: string, overrides: Partial<Restrictions>): Promise<void> {
-  await updateUser(ctx, userId, { restrictions: Object.keys(overrides).length ? JSON.stringify(overrides) : null });
+  const row = await ctx.db.selectFrom('users').select('restrictions').where('id', '=', userId).executeTakeFirst();
+  const limited = billingLimited({ restrictions: row?.restrictions ?? null });
+  const stored = { ...overrides, ...(limited ? { [BILLING_LIMIT_KEY]: true } : {}) };
+  await updateUser(ctx, userId, { restrictions: Object.keys(stored).length ? JSON.stringify(stored) : null });
 }
 
 export const EMAIL_VERIFICATION_REQUIRED = 'email_verification_required';

@@ -11,6 +11,7 @@ import { formatSize } from '../../../stores/files.ts';
 import { useT, type Translate } from '../../../stores/i18n.ts';
 import { toast } from '../../../stores/ui.ts';
 import { SettingsNav } from '../SettingsNav.tsx';
+import { BillingSections } from './BillingSections.tsx';
 
 export type Driver = 'stripe' | 'paystack' | 'paypal';
 
@@ -114,6 +115,8 @@ export default function BillingScreen() {
   const [state, setState] = useState<BillingState | null>(null);
   const [failed, setFailed] = useState(false);
   const [choosing, setChoosing] = useState<Plan | null>(null);
+  // A single charge under way (SPEC §1): paying what is outstanding, or topping the balance up.
+  const [paying, setPaying] = useState<{ purpose: 'outstanding' | 'top-up'; amountMinor?: number } | null>(null);
   const [busy, setBusy] = useState(false);
   const returned = new URLSearchParams(location.search).has('checkout');
 
@@ -145,6 +148,17 @@ export default function BillingScreen() {
     if (!choosing) return;
     try {
       const res = await api.post<{ data: { url?: string } }>('/api/billing/subscription', { plan_id: choosing.id, driver });
+      if (res.data.url) location.assign(res.data.url);
+    } catch (error) {
+      toast('danger', error instanceof ApiError ? error.message : errorText(error));
+    }
+  };
+
+  const pay = async (driver: Driver) => {
+    if (!paying) return;
+    try {
+      const body = paying.purpose === 'top-up' ? { purpose: 'top-up', amount_minor: paying.amountMinor, driver } : { purpose: 'outstanding', driver };
+      const res = await api.post<{ data: { url?: string } }>('/api/billing/checkout', body);
       if (res.data.url) location.assign(res.data.url);
     } catch (error) {
       toast('danger', error instanceof ApiError ? error.message : errorText(error));
@@ -246,8 +260,7 @@ export default function BillingScreen() {
             )}
           </section>
 
-          {/* LEDGER's sections go here (src/islands/user/billing/Balance.tsx, Alert.tsx, Transactions.tsx,
-              Invoices.tsx), each lazily imported; they are not on this branch yet. */}
+          <BillingSections onPay={(purpose, amountMinor) => setPaying({ purpose, amountMinor })} />
         </div>
       )}
       <PaymentMethodDialog
@@ -257,6 +270,14 @@ export default function BillingScreen() {
         drivers={state?.drivers ?? []}
         onChoose={subscribe}
         onClose={() => setChoosing(null)}
+      />
+      <PaymentMethodDialog
+        open={paying !== null}
+        title={t(paying?.purpose === 'top-up' ? 'billing_ledger.top_up_title' : 'billing_ledger.pay_outstanding')}
+        description={t(paying?.purpose === 'top-up' ? 'billing_ledger.top_up_text' : 'billing_ledger.pay_outstanding_text')}
+        drivers={state?.drivers ?? []}
+        onChoose={pay}
+        onClose={() => setPaying(null)}
       />
     </div>
   );

@@ -5,7 +5,7 @@ import { storageUsage } from '../../files/storage.ts';
 import { notFound, validationError } from '../../http/errors.ts';
 import { validate } from '../../http/validate.ts';
 import { getSettings } from '../../settings/service.ts';
-import { restrictionOverrides, restrictionsFor, RESTRICTION_FLAGS, type Restrictions } from '../../users/restrictions.ts';
+import { adminRestrictionsFor, billingLimited, restrictionOverrides, RESTRICTION_FLAGS, type Restrictions } from '../../users/restrictions.ts';
 import { recordAudit } from '../audit.ts';
 import { requireAdmin } from '../guard.ts';
 import { storageLimitField } from './schemas.ts';
@@ -56,7 +56,9 @@ async function present(ctx: AppContext, user: User, warnings: { code: string; me
         /** What applies: the own limit, else the fixed plan's, else the default; 0 for none. */
         capacity,
         used: usage.data.attributes.used,
-        restrictions: restrictionsFor(user),
+        /** The admin's own flags; billing's limit (3 failed payments) is apart and lifts by payment only. */
+        restrictions: adminRestrictionsFor(user),
+        billing_limited: billingLimited(user),
       },
       relationships: { usage: { data: usage.data } },
     },
@@ -91,12 +93,12 @@ export async function updateUserStorage(ctx: AppContext, actor: User, id: string
       await recordAudit(ctx, trx, actor, { action: 'user.quota', ...target, before: { storage_limit_bytes: before }, after: { storage_limit_bytes: input.storage_limit_bytes } });
     }
     if (input.restrictions) {
-      const was = restrictionsFor(user);
+      const was = adminRestrictionsFor(user);
       const now: Restrictions = { ...was };
       for (const key of RESTRICTION_FLAGS) if (input.restrictions[key] !== undefined) now[key] = input.restrictions[key];
       const changed = RESTRICTION_FLAGS.filter((key) => was[key] !== now[key]);
       if (changed.length) {
-        await trx.updateTable('users').set({ restrictions: restrictionOverrides(now), updated_at: at }).where('id', '=', user.id).execute();
+        await trx.updateTable('users').set({ restrictions: restrictionOverrides(now, user.restrictions), updated_at: at }).where('id', '=', user.id).execute();
         const pick = (flags: Restrictions) => Object.fromEntries(changed.map((key) => [key, flags[key]]));
         await recordAudit(ctx, trx, actor, { action: 'user.restrictions', ...target, before: pick(was), after: pick(now) });
       }

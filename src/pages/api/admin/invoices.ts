@@ -1,0 +1,6 @@
+import { listAllInvoices } from '../../../server/billing/ledger-views.ts';
+import { route } from '../../../server/http/endpoint.ts';
+
+export const ALL = route({
+  GET: ({ ctx, user, query }) => listAllInvoices(ctx, user, query),
+});

@@ -1,0 +1,6 @@
+import { listAllTransactions } from '../../../server/billing/ledger-views.ts';
+import { route } from '../../../server/http/endpoint.ts';
+
+export const ALL = route({
+  GET: ({ ctx, user, query }) => listAllTransactions(ctx, user, query),
+});

@@ -1,0 +1,6 @@
+import { balanceOf } from '../../../server/billing/ledger-views.ts';
+import { route } from '../../../server/http/endpoint.ts';
+
+export const ALL = route({
+  GET: ({ ctx, user }) => balanceOf(ctx, user),
+});
