@@ -59,7 +59,8 @@ export function Balance({ balance, onPay }: { balance: BalanceData['attributes']
           </div>
         </dl>
       )}
-      {onPay && b.currency && (
+      {/* A balance pays metered plans: topping it up is offered to those who are on one. */}
+      {onPay && b.currency && b.cost_estimate && (
         <form className="mt-5 flex flex-wrap items-end gap-3" onSubmit={submitTopUp} noValidate>
           <label className="flex flex-col gap-1.5 text-sm font-semibold">
             {t('billing_ledger.top_up_label', { currency: b.currency })}

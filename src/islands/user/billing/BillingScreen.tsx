@@ -7,6 +7,7 @@ import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useTitle } from '../../../components/useTitle.ts';
 import { api, ApiError } from '../../../stores/api.ts';
 import { $config } from '../../../stores/config.ts';
+import { formatDate } from '../../../stores/dates.ts';
 import { formatSize } from '../../../stores/files.ts';
 import { useT, type Translate } from '../../../stores/i18n.ts';
 import { toast } from '../../../stores/ui.ts';
@@ -193,11 +194,10 @@ export default function BillingScreen() {
                     </span>
                   </p>
                   <p className="mt-1 text-sm text-muted">
-                    {sub.amount_minor !== null && priceLabel(t, sub.amount_minor, sub.currency, sub.interval, locale)}
-                    {' · '}
+                    {sub.amount_minor !== null && `${priceLabel(t, sub.amount_minor, sub.currency, sub.interval, locale)} · `}
                     {sub.status === 'cancelled' && sub.ends_at
-                      ? t('billing_pay.ends_on', { date: new Date(sub.ends_at).toLocaleDateString(locale) })
-                      : t('billing_pay.renews_on', { date: new Date(sub.current_period_end).toLocaleDateString(locale) })}
+                      ? t('billing_pay.ends_on', { date: formatDate(sub.ends_at) })
+                      : t('billing_pay.renews_on', { date: formatDate(sub.current_period_end) })}
                   </p>
                 </div>
                 {sub.driver !== 'balance' &&
