@@ -37,7 +37,7 @@ type Statement = ReturnType<Sqlite['prepare']>;
  * better-sqlite3 behind a bounded cache of prepared statements. Kysely's SQLite driver prepares
  * every query afresh, which cost about a tenth of the server's time per small upload; the same
  * query text comes back on every request. A statement still being iterated (a streamed select)
- * is busy, so a second user of the same text gets a fresh one.
+ * is busy, so a second user of the same text gets a fresh one. Transactions begin IMMEDIATE.
  */
 function withStatementCache(db: Sqlite, beforeClose: () => void, size = 500): { close(): void; prepare(sql: string): Statement } {
   const cache = new Map<string, Statement>();
@@ -46,7 +46,12 @@ function withStatementCache(db: Sqlite, beforeClose: () => void, size = 500): { 
       beforeClose();
       db.close();
     },
-    prepare(sql) {
+    prepare(text) {
+      // Kysely opens a transaction with a plain BEGIN (deferred): one that reads, then writes after
+      // another process (a CLI, a second app process, a test seeding the same file) committed, fails
+      // at once with SQLITE_BUSY, which busy_timeout does not wait out. Taking the write lock at the
+      // start makes the other writer wait its turn instead.
+      const sql = text === 'begin' ? 'begin immediate' : text;
       const hit = cache.get(sql);
       if (hit && !hit.busy) {
         cache.delete(sql); // most recently used goes last
