@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { openDatabase, type DB } from '../../db/index.ts';
+import { createS3BlobStore } from './blobs/s3-store.ts';
 import { createLocalBlobStore, type BlobStore } from './blobs/store.ts';
 import type { Config } from './config/env.ts';
 import { createEventBus, type EventBus } from './events/bus.ts';
@@ -28,10 +29,16 @@ export async function createContext(config: Config, overrides: Partial<AppContex
     config,
     logger,
     db: overrides.db ?? (await openDatabase(config.database)),
-    blobs: overrides.blobs ?? createLocalBlobStore(path.join(config.dataDir, 'blobs')),
+    blobs: overrides.blobs ?? createBlobStore(config, logger),
     events: overrides.events ?? createEventBus(),
     mailer: overrides.mailer ?? (await createMailer(config, logger, () => storedMailConfig(ctx))),
     clock: overrides.clock ?? { now: () => new Date() },
   };
   return ctx;
+}
+
+/** The blob store STORAGE_DRIVER names: the data directory's disk, or an S3-compatible bucket. */
+export function createBlobStore(config: Config, logger: Logger): BlobStore {
+  const storage = config.storage;
+  return storage.driver === 's3' ? createS3BlobStore(storage, logger) : createLocalBlobStore(path.join(config.dataDir, 'blobs'));
 }
