@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { openDatabase, type DB } from '../../db/index.ts';
-import { createS3BlobStore } from './blobs/s3-store.ts';
 import { createLocalBlobStore, type BlobStore } from './blobs/store.ts';
 import type { Config } from './config/env.ts';
 import { createEventBus, type EventBus } from './events/bus.ts';
@@ -29,7 +28,7 @@ export async function createContext(config: Config, overrides: Partial<AppContex
     config,
     logger,
     db: overrides.db ?? (await openDatabase(config.database)),
-    blobs: overrides.blobs ?? createBlobStore(config, logger),
+    blobs: overrides.blobs ?? (await createBlobStore(config, logger)),
     events: overrides.events ?? createEventBus(),
     mailer: overrides.mailer ?? (await createMailer(config, logger, () => storedMailConfig(ctx))),
     clock: overrides.clock ?? { now: () => new Date() },
@@ -38,7 +37,10 @@ export async function createContext(config: Config, overrides: Partial<AppContex
 }
 
 /** The blob store STORAGE_DRIVER names: the data directory's disk, or an S3-compatible bucket. */
-export function createBlobStore(config: Config, logger: Logger): BlobStore {
+export async function createBlobStore(config: Config, logger: Logger): Promise<BlobStore> {
   const storage = config.storage;
-  return storage.driver === 's3' ? createS3BlobStore(storage, logger) : createLocalBlobStore(path.join(config.dataDir, 'blobs'));
+  if (storage.driver === 'local') return createLocalBlobStore(path.join(config.dataDir, 'blobs'));
+  // The AWS SDK is loaded only here (s3-store.ts): it adds about 35 MiB to a process that keeps blobs on its disk.
+  const { createS3BlobStore } = await import('./blobs/s3-store.ts');
+  return createS3BlobStore(storage, logger);
 }

@@ -65,7 +65,7 @@ export async function startS3(): Promise<RunningS3> {
   await start();
   const endpoint = `http://127.0.0.1:${port}`;
   const settings: S3Settings = { endpoint, region: 'us-east-1', bucket: S3_BUCKET, credentials: { accessKeyId: S3_KEY, secretAccessKey: S3_KEY }, forcePathStyle: true, checksums: 'when_required' };
-  const client = createS3Client(settings);
+  const client = await createS3Client(settings);
   await client.send(new CreateBucketCommand({ Bucket: S3_BUCKET }));
   client.destroy();
   return {

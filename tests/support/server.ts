@@ -99,13 +99,21 @@ export async function startServer(options: { db?: TestDb; env?: Record<string, s
   const child = spawn(process.execPath, ['--max-semi-space-size=2', 'dist/host/main.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await waitForListening(child, logs, exited);
   const cleanup = async () => {
     // TEST_SERVER_LOGS=1 prints what the server logged, warnings and errors, when it goes.
     if (process.env.TEST_SERVER_LOGS) console.log(logs.filter((l) => !l.includes('"level":30')).join('\n'));
     await pgDb?.drop();
     await rm(dataDir, { recursive: true, force: true });
   };
+  try {
+    await waitForListening(child, logs, exited);
+  } catch (error) {
+    // A server that would not start (a test of a refused configuration) leaves nothing behind.
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+    if (!reuse) await cleanup();
+    throw error;
+  }
   return {
     url,
     port,

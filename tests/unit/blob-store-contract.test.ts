@@ -38,15 +38,15 @@ const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex')
 /** Each test gets keys of its own: the S3 bucket is shared by the file's tests. */
 const owner = () => randomBytes(6).toString('hex');
 
-const stores: [string, () => BlobStore][] = [
+const stores: [string, () => BlobStore | Promise<BlobStore>][] = [
   ['local', () => createLocalBlobStore(path.join(tmp, 'blobs'))],
   ['s3', () => createS3BlobStore(s3.settings, logger, { listPageSize: 2 })],
 ];
 
 describe.each(stores)('%s blob store', (_name, make) => {
   let store: BlobStore;
-  beforeEach(() => {
-    store = make();
+  beforeEach(async () => {
+    store = await make();
   });
 
   it('stores a stream, states its size, and reads it whole or by byte range', async () => {
@@ -142,7 +142,7 @@ describe.each(stores)('%s blob store', (_name, make) => {
 
 describe('S3 blob store when the storage fails', () => {
   it('answers 503 "Storage is not reachable" while the server is down, and works again once it is back', async () => {
-    const store = createS3BlobStore(s3.settings, logger);
+    const store = await createS3BlobStore(s3.settings, logger);
     const kept = `files/${owner()}/kept`;
     await store.put(kept, Readable.from([Buffer.from('kept')]));
     await s3.pause();
@@ -161,13 +161,13 @@ describe('S3 blob store when the storage fails', () => {
   });
 
   it('checks the bucket at boot and names the variable to fix', async () => {
-    await expect(createS3BlobStore(s3.settings, logger).probe!()).resolves.toBeUndefined();
-    const wrongKey = createS3BlobStore({ ...s3.settings, credentials: { accessKeyId: 'WRONG', secretAccessKey: 'WRONG' } }, logger);
+    await expect((await createS3BlobStore(s3.settings, logger)).probe!()).resolves.toBeUndefined();
+    const wrongKey = await createS3BlobStore({ ...s3.settings, credentials: { accessKeyId: 'WRONG', secretAccessKey: 'WRONG' } }, logger);
     await expect(wrongKey.probe!()).rejects.toThrow(ConfigError);
     await expect(wrongKey.probe!()).rejects.toThrow(/S3_ACCESS_KEY_ID \/ S3_SECRET_ACCESS_KEY: .*refused the credentials/);
-    const noBucket = createS3BlobStore({ ...s3.settings, bucket: 'no-such-bucket' }, logger);
+    const noBucket = await createS3BlobStore({ ...s3.settings, bucket: 'no-such-bucket' }, logger);
     await expect(noBucket.probe!()).rejects.toThrow(/S3_BUCKET: the bucket "no-such-bucket" does not exist/);
-    const nowhere = createS3BlobStore({ ...s3.settings, endpoint: `http://127.0.0.1:${await freePort()}` }, logger);
+    const nowhere = await createS3BlobStore({ ...s3.settings, endpoint: `http://127.0.0.1:${await freePort()}` }, logger);
     await expect(nowhere.probe!()).rejects.toThrow(/S3_ENDPOINT: .* could not be reached/);
   });
 });

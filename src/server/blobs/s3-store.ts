@@ -1,12 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { PassThrough, Transform, type Readable } from 'node:stream';
+import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { ConfigError } from '../config/env.ts';
-import { AppError } from '../http/errors.ts';
 import type { Logger } from '../logging/logger.ts';
+import { storageUnavailable } from './errors.ts';
 import { assertBlobKey, assertListPrefix, isBlobKey, type BlobStat, type BlobStore } from './store.ts';
 
 export interface S3Settings {
@@ -31,15 +30,6 @@ const PART_QUEUE = 2;
 const DELETE_BATCH = 1000;
 const READ_HIGH_WATER_MARK = 256 * 1024;
 
-/** The storage failed (unreachable, refused, broken): the request may be tried again later. */
-export function storageUnavailable(): AppError {
-  return new AppError(503, 'Storage is not reachable; try again in a moment.', { code: 'storage_unavailable', headers: { 'Retry-After': '30' } });
-}
-
-export function isStorageUnavailable(error: unknown): boolean {
-  return (error as AppError | null)?.code === 'storage_unavailable';
-}
-
 interface SdkError {
   name?: string;
   code?: string;
@@ -50,7 +40,11 @@ interface SdkError {
 const statusOf = (error: unknown) => (error as SdkError)?.$metadata?.httpStatusCode;
 const isNotFound = (error: unknown) => statusOf(error) === 404 || ['NotFound', 'NoSuchKey'].includes((error as SdkError)?.name ?? '');
 
-export function createS3Client(settings: S3Settings): S3Client {
+/** The AWS SDK, loaded on first use (context.ts loads this module only for STORAGE_DRIVER=s3, but the bundle hoists static imports). */
+const loadSdk = () => import('@aws-sdk/client-s3');
+
+export async function createS3Client(settings: S3Settings): Promise<S3Client> {
+  const { S3Client } = await loadSdk();
   const checksums = settings.checksums === 'when_required' ? 'WHEN_REQUIRED' : 'WHEN_SUPPORTED';
   return new S3Client({
     region: settings.region,
@@ -70,8 +64,10 @@ export function createS3Client(settings: S3Settings): S3Client {
  * PUT for a small blob, a multipart upload for a large one, aborted on failure, so nothing is
  * visible until the blob is complete); reads stream with the byte range passed to S3.
  */
-export function createS3BlobStore(settings: S3Settings, logger: Logger, options: { client?: S3Client; listPageSize?: number } = {}): BlobStore {
-  const client = options.client ?? createS3Client(settings);
+export async function createS3BlobStore(settings: S3Settings, logger: Logger, options: { client?: S3Client; listPageSize?: number } = {}): Promise<BlobStore> {
+  const { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command } = await loadSdk();
+  const { Upload } = await import('@aws-sdk/lib-storage');
+  const client = options.client ?? (await createS3Client(settings));
   const Bucket = settings.bucket;
   const MaxKeys = options.listPageSize ?? 1000;
   /** An SDK failure as the 503 the client sees, logged with what S3 (or the network) said. */
@@ -122,22 +118,32 @@ export function createS3BlobStore(settings: S3Settings, logger: Logger, options:
       assertBlobKey(key);
       const out = new PassThrough({ highWaterMark: READ_HIGH_WATER_MARK });
       const abort = new AbortController();
-      // The reader gave up (a client gone): the request to S3 stops too.
+      let source: Readable | null = null;
+      // The reader gave up (a client gone): the request to S3, or its answer, stops too.
       out.once('close', () => {
-        if (!out.readableEnded) abort.abort();
+        if (out.readableEnded) return;
+        abort.abort();
+        source?.destroy();
       });
+      const failed = (error: unknown) => {
+        if (out.destroyed) return;
+        if (isNotFound(error)) return void out.destroy(Object.assign(new Error(`No blob ${key}`), { code: 'ENOENT' }));
+        logger.error({ err: error, action: 'get', key, bucket: Bucket }, 'reading from the S3 storage failed');
+        out.destroy(error as Error);
+      };
       const Range = range ? `bytes=${range.start}-${range.end}` : undefined;
       client
         .send(new GetObjectCommand({ Bucket, Key: key, Range }), { abortSignal: abort.signal })
-        .then((answer) => pipeline(range ? exactly(answer.Body as Readable, range, answer.ContentRange) : (answer.Body as Readable), out))
-        .catch((error: unknown) => {
-          if (out.destroyed) return;
-          if (isNotFound(error)) out.destroy(Object.assign(new Error(`No blob ${key}`), { code: 'ENOENT' }));
-          else {
-            logger.error({ err: error, action: 'get', key, bucket: Bucket }, 'reading from the S3 storage failed');
-            out.destroy(error as Error);
-          }
-        });
+        .then((answer) => {
+          const body = answer.Body as Readable;
+          source = range ? exactly(body, range, answer.ContentRange) : body;
+          if (out.destroyed) return void source.destroy();
+          // Piped by hand, not pipeline(): an error of the answer (the storage gone mid-way) is
+          // told apart from the reader leaving, and logged.
+          source.once('error', failed);
+          source.pipe(out);
+        })
+        .catch(failed);
       return out;
     },
 
@@ -216,12 +222,15 @@ export function createS3BlobStore(settings: S3Settings, logger: Logger, options:
  * S3-compatible servers send the whole object (no Content-Range) or more than asked (s3rver reads
  * `bytes=0-0` as the whole object). A server that kept to the range passes straight through.
  */
-function exactly(body: Readable, range: { start: number; end: number }, contentRange: string | undefined): Readable | AsyncIterable<Buffer> {
+function exactly(body: Readable, range: { start: number; end: number }, contentRange: string | undefined): Readable {
   const sent = /^bytes (\d+)-(\d+)\//.exec(contentRange ?? '');
   const from = sent ? Number(sent[1]) : 0;
-  if (from > range.start) throw new Error(`The storage answered ${contentRange} for bytes ${range.start}-${range.end}`);
   if (sent && from === range.start && Number(sent[2]) === range.end) return body;
-  return slice(body, range.start - from, range.end - range.start + 1);
+  if (from > range.start) {
+    body.destroy();
+    throw new Error(`The storage answered ${contentRange} for bytes ${range.start}-${range.end}`);
+  }
+  return Readable.from(slice(body, range.start - from, range.end - range.start + 1), { objectMode: false });
 }
 
 async function* slice(body: Readable, skip: number, length: number): AsyncGenerator<Buffer> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../context.ts';
-import { isStorageUnavailable } from '../blobs/s3-store.ts';
+import { isStorageUnavailable } from '../blobs/errors.ts';
 import { faultPoint } from '../faults.ts';
 import type { ItemWithCount } from '../files/queries.ts';
 import { AppError } from '../http/errors.ts';
