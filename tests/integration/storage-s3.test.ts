@@ -5,8 +5,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
-import { loadConfig } from '../../src/server/config/env.ts';
-import { createContext, type AppContext } from '../../src/server/context.ts';
+import type { AppContext } from '../../src/server/context.ts';
 import { purgeExpiredTrash } from '../../src/server/files/purge.ts';
 import { findItem } from '../../src/server/files/queries.ts';
 import { thumbnailBlobKeys } from '../../src/server/previews/sizes.ts';
@@ -14,7 +13,8 @@ import { putSetting } from '../../src/server/settings/service.ts';
 import { registerUser, type Client } from '../support/client.ts';
 import { cookieHeader, download } from '../support/downloads.ts';
 import { browse, mkdir, trashTop } from '../support/files.ts';
-import { startS3, type RunningS3 } from '../support/s3.ts';
+import type { RunningS3 } from '../support/s3.ts';
+import { seedContext } from '../support/seed.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { authHeaders, itemFromHeaders, sha256OfDeterministic, storedSha256, tusClientUpload, tusMetadata, uploadForm } from '../support/uploads.ts';
 
@@ -25,15 +25,13 @@ let server: RunningServer;
 let seed: AppContext;
 
 beforeAll(async () => {
-  s3 = await startS3();
-  server = await startServer({ env: s3.env });
-  const config = await loadConfig({ DATA_DIR: server.dataDir, LOG_LEVEL: 'silent', ...(server.databaseUrl ? { DATABASE_URL: server.databaseUrl } : {}), ...s3.env }, server.dataDir);
-  seed = await createContext(config);
+  server = await startServer({ storage: 's3' });
+  s3 = server.s3!;
+  seed = await seedContext(server);
 });
 afterAll(async () => {
   await seed?.db.destroy();
   await server?.stop();
-  await s3?.stop();
 });
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -235,7 +233,8 @@ describe('STORAGE_DRIVER=s3 at boot', () => {
     [{ S3_BUCKET: undefined }, /S3_BUCKET: is required when STORAGE_DRIVER=s3/],
   ])('refuses to start with %j, naming the variable, exit code 1', async (change, message) => {
     const env = Object.fromEntries(Object.entries({ ...s3.env, ...change }).map(([k, v]) => [k, v ?? '']));
-    const failed = await startServer({ env }).then(
+    // The variables of this file's S3 server, changed: no S3 server of its own.
+    const failed = await startServer({ env, storage: 'local' }).then(
       (started) => started.stop().then(() => null),
       (error: Error) => error,
     );
