@@ -1,10 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
+import { reconcileBlobs } from '../../src/server/blobs/reconcile.ts';
 import type { AppContext } from '../../src/server/context.ts';
 import { purgeExpiredTrash } from '../../src/server/files/purge.ts';
 import { findItem } from '../../src/server/files/queries.ts';
@@ -146,6 +148,27 @@ describe('STORAGE_DRIVER=s3', () => {
     expect((await purgeExpiredTrash(later)).items).toBeGreaterThanOrEqual(1);
     expect(await inBucket(agingKey)).toBe(false);
     expect(user.id).toBeTruthy();
+  });
+});
+
+describe('the blob reconciler on S3', () => {
+  it('lists the bucket page by page and removes old orphans in one batch, keeping every referenced blob', async () => {
+    const { client, user } = await registerUser(server.url);
+    const kept = await blobKeyOf(await upload(client, Buffer.from('kept'), 'kept.bin'));
+    const owner = String(user.id).toLowerCase();
+    const orphans = Array.from({ length: 5 }, () => `files/${owner}/${randomUUID()}`);
+    for (const key of orphans) await seed.blobs.put(key, Readable.from([Buffer.from('orphan')]));
+    const foreign = 'elsewhere/not-ours.bin';
+    await seed.blobs.put(foreign, Readable.from([Buffer.from('x')]));
+    // A day on: everything planted is past the grace period.
+    const later = { ...seed, clock: { now: () => new Date(Date.now() + 24 * 60 * 60_000) } };
+    const removed: string[] = [];
+    const report = await reconcileBlobs(later, { repair: true, graceMs: 60 * 60_000, batchSize: 3, onOrphan: (blob, gone) => gone && removed.push(blob.key) });
+    expect(removed.filter((key) => key.startsWith(`files/${owner}/`)).sort()).toEqual([...orphans].sort());
+    expect(report.missing).toBe(0);
+    for (const key of orphans) expect(await inBucket(key)).toBe(false);
+    expect(await inBucket(kept)).toBe(true);
+    expect(await inBucket(foreign)).toBe(true);
   });
 });
 
