@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { PassThrough, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -23,9 +23,14 @@ export interface S3Settings {
   checksums: 'when_supported' | 'when_required';
 }
 
-/** One multipart part, buffered while it is sent: an upload holds at most PART_SIZE × PART_QUEUE in memory. */
+/**
+ * One multipart part, buffered while it is sent: an upload holds at most PART_SIZE × PART_QUEUE in
+ * memory. S3 allows 10,000 parts, so a streamed upload of unknown length (POST /api/upload) may be
+ * up to about 78 GiB; a finished tus or chunked upload (adopt) has its parts sized to fit.
+ */
 const PART_SIZE = 8 * 1024 * 1024;
 const PART_QUEUE = 2;
+const MAX_PARTS = 10_000;
 /** S3's limit per DeleteObjects request. */
 const DELETE_BATCH = 1000;
 const READ_HIGH_WATER_MARK = 256 * 1024;
@@ -77,39 +82,16 @@ export async function createS3BlobStore(settings: S3Settings, logger: Logger, op
   };
 
   const store: BlobStore = {
-    async put(key, source) {
-      assertBlobKey(key);
-      let size = 0;
-      const counter = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          size += chunk.length;
-          done(null, chunk);
-        },
-      });
-      // The source's own failure (a refused upload, a client gone) is the answer, not the storage's.
-      let sourceError: unknown;
-      const fed = pipeline(source, counter).catch((error: unknown) => {
-        sourceError = error;
-      });
-      const upload = new Upload({ client, params: { Bucket, Key: key, Body: counter }, partSize: PART_SIZE, queueSize: PART_QUEUE, leavePartsOnError: false });
-      try {
-        await upload.done();
-      } catch (error) {
-        counter.destroy();
-        await fed;
-        throw sourceError ?? unavailable(error, 'put', key);
-      }
-      await fed;
-      if (sourceError) {
-        await store.delete(key).catch(() => undefined);
-        throw sourceError;
-      }
-      return { size, modifiedAt: new Date() };
+    put(key, source) {
+      return upload(key, source, PART_SIZE);
     },
 
     async adopt(key, file) {
+      // The size is known: parts grow for a file over S3's 10,000 parts of PART_SIZE.
+      const { size } = await stat(file);
+      const partSize = Math.max(PART_SIZE, Math.ceil(size / MAX_PARTS));
       // Streamed up; the local file goes only once the object exists, so a failure can be retried.
-      const stored = await store.put(key, createReadStream(file, { highWaterMark: READ_HIGH_WATER_MARK }));
+      const stored = await upload(key, createReadStream(file, { highWaterMark: READ_HIGH_WATER_MARK }), partSize);
       await rm(file, { force: true });
       return stored;
     },
@@ -195,6 +177,36 @@ export async function createS3BlobStore(settings: S3Settings, logger: Logger, op
       }
     },
   };
+
+  async function upload(key: string, source: Readable | AsyncIterable<Uint8Array>, partSize: number): Promise<BlobStat> {
+    assertBlobKey(key);
+    let size = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        done(null, chunk);
+      },
+    });
+    // The source's own failure (a refused upload, a client gone) is the answer, not the storage's.
+    let sourceError: unknown;
+    const fed = pipeline(source, counter).catch((error: unknown) => {
+      sourceError = error;
+    });
+    const transfer = new Upload({ client, params: { Bucket, Key: key, Body: counter }, partSize, queueSize: PART_QUEUE, leavePartsOnError: false });
+    try {
+      await transfer.done();
+    } catch (error) {
+      counter.destroy();
+      await fed;
+      throw sourceError ?? unavailable(error, 'put', key);
+    }
+    await fed;
+    if (sourceError) {
+      await store.delete(key).catch(() => undefined);
+      throw sourceError;
+    }
+    return { size, modifiedAt: new Date() };
+  }
 
   async function* listPages(prefix: string): AsyncGenerator<{ key: string } & BlobStat> {
     let ContinuationToken: string | undefined;
