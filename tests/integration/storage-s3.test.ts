@@ -12,7 +12,7 @@ import { purgeExpiredTrash } from '../../src/server/files/purge.ts';
 import { findItem } from '../../src/server/files/queries.ts';
 import { thumbnailBlobKeys } from '../../src/server/previews/sizes.ts';
 import { putSetting } from '../../src/server/settings/service.ts';
-import { registerUser, type Client } from '../support/client.ts';
+import { Client, registerUser } from '../support/client.ts';
 import { cookieHeader, download } from '../support/downloads.ts';
 import { browse, mkdir, trashTop } from '../support/files.ts';
 import type { RunningS3 } from '../support/s3.ts';
@@ -22,12 +22,13 @@ import { authHeaders, itemFromHeaders, sha256OfDeterministic, storedSha256, tusC
 
 // The product on STORAGE_DRIVER=s3 against a real S3-compatible server (s3rver, its own process):
 // every path that stores or reads bytes goes through the bucket, none through DATA_DIR/blobs.
+const ADMIN = { email: 'storage-admin@example.test', password: 'storage admin password' };
 let s3: RunningS3;
 let server: RunningServer;
 let seed: AppContext;
 
 beforeAll(async () => {
-  server = await startServer({ storage: 's3' });
+  server = await startServer({ storage: 's3', env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } });
   s3 = server.s3!;
   seed = await seedContext(server);
 });
@@ -148,6 +149,16 @@ describe('STORAGE_DRIVER=s3', () => {
     expect((await purgeExpiredTrash(later)).items).toBeGreaterThanOrEqual(1);
     expect(await inBucket(agingKey)).toBe(false);
     expect(user.id).toBeTruthy();
+  });
+});
+
+describe('the admin server report on S3', () => {
+  it('names the driver the process runs with', async () => {
+    const admin = new Client(server.url);
+    expect((await admin.post('/login', ADMIN)).status).toBe(200);
+    const res = await admin.get('/api/admin/settings/server');
+    expect(res.status).toBe(200);
+    expect(res.body.data.storage_driver).toBe('s3');
   });
 });
 
