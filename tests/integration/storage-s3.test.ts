@@ -228,6 +228,27 @@ describe('STORAGE_DRIVER=s3 when the storage goes away', () => {
     expect(sha256((await download(server.url, `/file/${id}`, client)).body)).toBe(sha256(bytes));
   });
 
+  it('answers a chunked upload’s last chunk 503 while the storage is down; the same chunk sent again once it is back finishes it', async () => {
+    const { client } = await registerUser(server.url);
+    const bytes = randomBytes(300_000);
+    const uploadId = randomUUID();
+    const chunk = (from: number, to: number, isLast: boolean) =>
+      uploadForm(client, bytes.subarray(from, to), { upload_id: uploadId, offset: String(from), is_last: String(isLast), filename: 'chunks.bin', parent_id: '', path: '' });
+    expect((await chunk(0, 150_000, false)).status).toBe(200);
+    await s3.pause();
+    try {
+      const last = await chunk(150_000, bytes.length, true);
+      expect(last.status).toBe(503);
+      expect(last.body.code).toBe('storage_unavailable');
+      expect((await browse(client)).names).toEqual([]);
+    } finally {
+      await s3.start();
+    }
+    const again = await chunk(150_000, bytes.length, true);
+    expect(again.status, again.text).toBe(201);
+    expect(sha256((await download(server.url, `/file/${again.body.data.id}`, client)).body)).toBe(sha256(bytes));
+  });
+
   it('closes a download whose storage goes away mid-way, and keeps serving', async () => {
     const { client } = await registerUser(server.url);
     const bytes = randomBytes(24 * 1024 * 1024);
