@@ -34,6 +34,16 @@ async function main(): Promise<void> {
     throw error;
   }
   const ctx = await createContext(config);
+  // A bucket that is missing or refuses the credentials stops the start, naming the variable to fix.
+  try {
+    await ctx.blobs.probe?.();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
   wireListeners(ctx);
   const { results } = await migrateToLatest(ctx.db);
   for (const r of results ?? []) ctx.logger.info({ migration: r.migrationName }, 'migrated');

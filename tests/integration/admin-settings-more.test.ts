@@ -302,7 +302,7 @@ describe('server report', () => {
     expect(data.data_dir.path).toBe(server.dataDir);
     expect(data.data_dir.free_bytes).toBeGreaterThan(0);
     expect(data.data_dir.total_bytes).toBeGreaterThanOrEqual(data.data_dir.free_bytes);
-    expect(data.storage_driver).toBe('local');
+    expect(data.storage_driver).toBe(server.s3 ? 's3' : 'local');
     expect(data.mail_driver).toBe('log');
     const sweep = data.jobs.find((j: { name: string }) => j.name === 'upload sweep');
     expect(sweep).toMatchObject({ state: 'ok', runs: expect.any(Number), failures: 0, last_error: null, last_duration_ms: expect.any(Number) });

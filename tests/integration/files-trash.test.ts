@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { purgeExpiredTrash } from '../../src/server/files/purge.ts';
 import { putSetting } from '../../src/server/settings/service.ts';
@@ -9,7 +7,8 @@ import { seedFile, useSeededServer } from '../support/seed.ts';
 
 const env = useSeededServer();
 
-const blobOnDisk = (key: string) => existsSync(path.join(env.server.dataDir, 'blobs', key));
+/** Whether the blob is in the server's store (the disk, or S3 with TEST_STORAGE=s3). */
+const blobStored = async (key: string) => (await env.seed.blobs.stat(key)) !== null;
 const trash = (client: Client, ...items: [string, 'folder' | 'file'][]) => client.post('/api/remove', { items: items.map(([id, type]) => ({ id, type })) });
 const restore = (client: Client, items: [string, 'folder' | 'file'][], toHome = false) =>
   client.post('/api/trash/restore', { to_home: toHome, items: items.map(([id, type]) => ({ id, type })) });
@@ -126,19 +125,19 @@ describe('deleting for good', () => {
     const f1 = await seedFile(env.seed, user.id, { name: 'one.bin', parentId: folder });
     const f2 = await seedFile(env.seed, user.id, { name: 'two.bin', parentId: sub });
     const keep = await seedFile(env.seed, user.id, { name: 'keep.bin' });
-    expect(blobOnDisk(f1.blobKey) && blobOnDisk(f2.blobKey)).toBe(true);
+    expect((await blobStored(f1.blobKey)) && (await blobStored(f2.blobKey))).toBe(true);
 
     await trash(client, [folder, 'folder']);
     const res = await client.post('/api/remove', { items: [{ id: folder, type: 'folder', force_delete: true }] });
     expect(res.status).toBe(204);
     expect(await trashTop(client)).toEqual([]);
-    expect(blobOnDisk(f1.blobKey)).toBe(false);
-    expect(blobOnDisk(f2.blobKey)).toBe(false);
-    expect(blobOnDisk(keep.blobKey)).toBe(true);
+    expect(await blobStored(f1.blobKey)).toBe(false);
+    expect(await blobStored(f2.blobKey)).toBe(false);
+    expect(await blobStored(keep.blobKey)).toBe(true);
     expect((await client.get(`/api/browse/trash/${folder}`)).status).toBe(404);
     // A live item can be deleted for good directly too.
     await client.post('/api/remove', { items: [{ id: keep.id, type: 'file', force_delete: true }] });
-    expect(blobOnDisk(keep.blobKey)).toBe(false);
+    expect(await blobStored(keep.blobKey)).toBe(false);
     expect((await browse(client)).names).toEqual([]);
   });
 
@@ -156,12 +155,12 @@ describe('deleting for good', () => {
     const res = await client.post('/api/trash/dump', { _method: 'delete' });
     expect(res.status).toBe(204);
     expect(await trashTop(client)).toEqual([]);
-    expect(blobOnDisk(inside.blobKey) || blobOnDisk(loose.blobKey)).toBe(false);
-    expect(blobOnDisk(live.blobKey)).toBe(true);
+    expect((await blobStored(inside.blobKey)) || (await blobStored(loose.blobKey))).toBe(false);
+    expect(await blobStored(live.blobKey)).toBe(true);
     expect((await browse(client)).names).toEqual(['live.txt']);
     // The other user's trash is untouched.
     expect(await trashTop(other.client)).toEqual(['theirs.txt']);
-    expect(blobOnDisk(othersFile.blobKey)).toBe(true);
+    expect(await blobStored(othersFile.blobKey)).toBe(true);
   });
 
   it('purges items trashed longer ago than the retention setting, with their blobs', async () => {
@@ -178,7 +177,7 @@ describe('deleting for good', () => {
     await putSetting(env.seed, 'trash_retention_days', 30);
     expect((await purgeExpiredTrash(at(31))).items).toBeGreaterThanOrEqual(2);
     expect(await trashTop(client)).toEqual([]);
-    expect(blobOnDisk(file.blobKey)).toBe(false);
+    expect(await blobStored(file.blobKey)).toBe(false);
   });
 });
 

@@ -7,7 +7,7 @@ import { putSetting } from '../../src/server/settings/service.ts';
 import { sweepUploads } from '../../src/server/uploads/tus.ts';
 import { type Client, registerUser } from '../support/client.ts';
 import { browse, mkdir } from '../support/files.ts';
-import { seedContext, useSeededServer } from '../support/seed.ts';
+import { seedContext, useSeededServer, withSeed } from '../support/seed.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { share, visitor } from '../support/shares.ts';
 import { deterministicBytes, storedSha256 } from '../support/uploads.ts';
@@ -318,7 +318,12 @@ describe('chunked upload', () => {
   it('a crash while the last chunk finishes leaves no item, blob or intent; that id then answers 410 and the file goes again', async () => {
     const first = await startServer({ env: { CLOUD_DRIVE_FAULT: 'upload-finish-after-blob-write' } });
     let second: RunningServer | null = null;
-    const blobs = async (server: RunningServer) => (await readdir(path.join(server.dataDir, 'blobs', 'files'), { recursive: true, withFileTypes: true }).catch(() => [])).filter((e) => e.isFile());
+    const blobs = (server: RunningServer) =>
+      withSeed(server, async (seed) => {
+        const keys: string[] = [];
+        for await (const blob of seed.blobs.list('files/')) keys.push(blob.key);
+        return keys;
+      });
     try {
       const { client, user } = await registerUser(first.url);
       const file = deterministicBytes(11, 0, 300 * KiB);

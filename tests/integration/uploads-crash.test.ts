@@ -19,8 +19,13 @@ async function filesUnder(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
 }
 
-/** Blob files of uploaded bytes (thumbnails, avatars and temporary files aside). */
-const fileBlobs = (server: RunningServer) => filesUnder(path.join(server.dataDir, 'blobs', 'files'));
+/** Blobs of uploaded bytes (thumbnails, avatars and temporary files aside), in the server's store (disk or S3). */
+const fileBlobs = (server: RunningServer) =>
+  withSeed(server, async (seed) => {
+    const keys: string[] = [];
+    for await (const blob of seed.blobs.list('files/')) keys.push(blob.key);
+    return keys;
+  });
 
 const intents = (server: RunningServer) => withSeed(server, (seed) => seed.db.selectFrom('pending_blobs').selectAll().execute());
 

@@ -8,11 +8,11 @@ import { afterAll, beforeAll } from 'vitest';
 import { startServer, type RunningServer } from './server.ts';
 
 /**
- * Seeds folders and files through product code, on the running test server's own database and
- * data dir (a second connection; SQLite is in WAL mode). Close it with `ctx.db.destroy()`.
+ * Seeds folders and files through product code, on the running test server's own database, data
+ * dir and blob store (a second connection; SQLite is in WAL mode). Close it with `ctx.db.destroy()`.
  */
 export async function seedContext(server: RunningServer): Promise<AppContext> {
-  const config = await loadConfig({ DATA_DIR: server.dataDir, LOG_LEVEL: 'silent', ...(server.databaseUrl ? { DATABASE_URL: server.databaseUrl } : {}) }, server.dataDir);
+  const config = await loadConfig({ DATA_DIR: server.dataDir, LOG_LEVEL: 'silent', ...(server.databaseUrl ? { DATABASE_URL: server.databaseUrl } : {}), ...server.storageEnv }, server.dataDir);
   // Strictly increasing timestamps, so orderings by creation time are deterministic in tests.
   let last = 0;
   const clock = { now: () => new Date((last = Math.max(Date.now(), last + 1))) };

@@ -9,8 +9,10 @@ import pg from 'pg';
 import { migrateToLatest, openDatabase } from '../../db/index.ts';
 import { loadConfig } from '../../src/server/config/env.ts';
 import { markInstalled } from '../../src/server/setup/state.ts';
+import { startS3, type RunningS3 } from './s3.ts';
 
 export type TestDb = 'sqlite' | 'postgres';
+export type TestStorage = 'local' | 's3';
 
 export interface RunningServer {
   url: string;
@@ -25,6 +27,10 @@ export interface RunningServer {
   /** Drops the database and data dir (what `stop` does after the process is gone). */
   cleanup(): Promise<void>;
   port: number;
+  /** The storage variables the server runs with (STORAGE_DRIVER, S3_*): empty for the local disk. */
+  storageEnv: Record<string, string>;
+  /** With `storage: 's3'`: the S3 server of this server's bucket (stopped with it). */
+  s3: RunningS3 | null;
 }
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -72,8 +78,12 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
  * Starts the built product (`node dist/host/main.mjs`, made by `npm run build`) on a free port with a fresh data dir and database;
  * with `reuse`, on a killed server's port, data dir and database (a restart), taking over its cleanup.
  */
-export async function startServer(options: { db?: TestDb; env?: Record<string, string>; reuse?: RunningServer; installed?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(options: { db?: TestDb; env?: Record<string, string>; reuse?: RunningServer; installed?: boolean; storage?: TestStorage } = {}): Promise<RunningServer> {
   const reuse = options.reuse;
+  // TEST_STORAGE=s3 runs a suite's servers on S3 (an s3rver each); the default is the local disk.
+  const storage = options.storage ?? ((process.env.TEST_STORAGE as TestStorage | undefined) ?? 'local');
+  const s3 = reuse ? reuse.s3 : storage === 's3' ? await startS3() : null;
+  const storageEnv = s3?.env ?? {};
   const db = reuse?.db ?? options.db ?? ((process.env.TEST_DB as TestDb | undefined) ?? 'sqlite');
   const dataDir = reuse?.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'cd-test-')));
   const port = reuse?.port ?? (await freePort());
@@ -89,6 +99,7 @@ export async function startServer(options: { db?: TestDb; env?: Record<string, s
     MAIL_DRIVER: 'log',
     TRUST_PROXY: '1',
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+    ...storageEnv,
     ...options.env,
   };
   // The test runner's options are not the server's; a caller may still pass its own (a profile).
@@ -99,19 +110,30 @@ export async function startServer(options: { db?: TestDb; env?: Record<string, s
   const child = spawn(process.execPath, ['--max-semi-space-size=2', 'dist/host/main.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await waitForListening(child, logs, exited);
   const cleanup = async () => {
     // TEST_SERVER_LOGS=1 prints what the server logged, warnings and errors, when it goes.
     if (process.env.TEST_SERVER_LOGS) console.log(logs.filter((l) => !l.includes('"level":30')).join('\n'));
     await pgDb?.drop();
+    await s3?.stop();
     await rm(dataDir, { recursive: true, force: true });
   };
+  try {
+    await waitForListening(child, logs, exited);
+  } catch (error) {
+    // A server that would not start (a test of a refused configuration) leaves nothing behind.
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+    if (!reuse) await cleanup();
+    throw error;
+  }
   return {
     url,
     port,
     dataDir,
     db,
     databaseUrl: pgDb?.url,
+    storageEnv,
+    s3,
     logs,
     async stop() {
       if (child.exitCode === null) {

@@ -76,6 +76,7 @@ export async function reconcileBlobs(ctx: AppContext, options: ReconcileOptions)
   let batch: BlobEntry[] = [];
   const flush = async () => {
     const referenced = await referencedKeys(ctx, batch.map((b) => b.key), branding);
+    const orphans: BlobEntry[] = [];
     for (const blob of batch) {
       if (referenced.has(blob.key)) {
         report.referenced += 1;
@@ -91,16 +92,19 @@ export async function reconcileBlobs(ctx: AppContext, options: ReconcileOptions)
       }
       report.orphans += 1;
       report.orphanBytes += blob.size;
-      let removed = false;
-      if (options.repair) {
-        try {
-          await ctx.blobs.delete(blob.key);
-          removed = true;
-          report.removed += 1;
-        } catch (error) {
-          ctx.logger.error({ err: error, key: blob.key }, 'could not remove an orphan blob');
-        }
+      orphans.push(blob);
+    }
+    // One batched delete per listing batch (S3: one request), then each orphan reported.
+    const failed = new Set<string>();
+    if (options.repair && orphans.length) {
+      for (const { key, error } of await ctx.blobs.deleteMany(orphans.map((b) => b.key))) {
+        failed.add(key);
+        ctx.logger.error({ err: error, key }, 'could not remove an orphan blob');
       }
+    }
+    for (const blob of orphans) {
+      const removed = options.repair === true && !failed.has(blob.key);
+      if (removed) report.removed += 1;
       options.onOrphan?.(blob, removed);
     }
     batch = [];

@@ -1,7 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { S3Settings } from '../blobs/s3-store.ts';
 import { FAULTS, type Fault } from '../faults.ts';
+
+const flag = z.enum(['0', '1', 'true', 'false']);
+const isOn = (value: z.infer<typeof flag>) => value === '1' || value === 'true';
+/** S3's bucket naming rules (the DNS-compatible ones every S3-compatible server accepts). */
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
 /** Every environment variable the product reads, validated once at boot. README lists the same set. */
 const EnvSchema = z.object({
@@ -13,7 +19,7 @@ const EnvSchema = z.object({
     .string()
     .refine((v) => /^(postgres|postgresql):\/\//.test(v) || /^(sqlite:|file:)?[^:]+$/.test(v), 'must be a postgres:// URL or a SQLite file path')
     .optional(),
-  TRUST_PROXY: z.enum(['0', '1', 'true', 'false']).default('0'),
+  TRUST_PROXY: flag.default('0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAIL_DRIVER: z.enum(['smtp', 'mailgun', 'ses', 'postmark', 'log']).default('log'),
   MAIL_HOST: z.string().default('127.0.0.1'),
@@ -48,8 +54,22 @@ const EnvSchema = z.object({
   STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
   PAYSTACK_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
   PAYPAL_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+  // Where blobs live: the data directory's disk, or an S3-compatible bucket (src/server/blobs/s3-store.ts).
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_REGION: z.string().regex(/^[a-z0-9-]{2,40}$/, 'must be a region name such as us-east-1').default('us-east-1'),
+  S3_BUCKET: z.string().regex(BUCKET, 'must be a bucket name: 3-63 lowercase letters, digits, dots and hyphens').optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: flag.default('false'),
+  S3_CHECKSUMS: z.enum(['when_supported', 'when_required']).default('when_supported'),
   // Test-only: names a crash point (src/server/faults.ts) at which the process kills itself.
   CLOUD_DRIVE_FAULT: z.enum(FAULTS).optional(),
+}).superRefine((env, issues) => {
+  if (env.STORAGE_DRIVER !== 's3') return;
+  if (!env.S3_BUCKET) issues.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE_DRIVER=s3' });
+  if (env.S3_ACCESS_KEY_ID && !env.S3_SECRET_ACCESS_KEY) issues.addIssue({ code: 'custom', path: ['S3_SECRET_ACCESS_KEY'], message: 'is required with S3_ACCESS_KEY_ID' });
+  if (!env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY) issues.addIssue({ code: 'custom', path: ['S3_ACCESS_KEY_ID'], message: 'is required with S3_SECRET_ACCESS_KEY' });
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -90,6 +110,8 @@ export interface Config {
     /** An unreferenced blob younger than this is left alone: its row may be about to commit. */
     orphanGraceMs: number;
   };
+  /** Where blobs live (STORAGE_DRIVER and S3_*): DATA_DIR/blobs, or an S3-compatible bucket. */
+  storage: { driver: 'local' } | ({ driver: 's3' } & S3Settings);
   /** APP_KEY: the instance secret; null uses (and creates) DATA_DIR/instance.key. */
   appKey: string | null;
   /** The live event stream: heartbeat interval, and open streams per user (per process). */
@@ -142,7 +164,7 @@ function toConfig(env: Env, cwd: string): Config {
     dataDir,
     database,
     databaseSource: env.DATABASE_URL ? 'env' : stored ? 'data-dir' : 'default',
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    trustProxy: isOn(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL,
     mail: {
       driver: env.MAIL_DRIVER,
@@ -157,6 +179,7 @@ function toConfig(env: Env, cwd: string): Config {
     bootstrapAppName: env.APP_NAME ?? null,
     uploads: { expiryMs: env.UPLOAD_EXPIRY_SECONDS * 1000, sweepMs: env.UPLOAD_SWEEP_SECONDS * 1000 },
     blobs: { reconcileMs: env.BLOB_RECONCILE_SECONDS * 1000, orphanGraceMs: env.BLOB_ORPHAN_GRACE_SECONDS * 1000 },
+    storage: storageOf(env),
     appKey: env.APP_KEY ?? null,
     events: { heartbeatMs: env.EVENTS_HEARTBEAT_MS, maxStreams: env.EVENTS_MAX_STREAMS },
     botCheck: { verifyUrl: env.BOT_CHECK_VERIFY_URL ?? null, scriptUrl: env.BOT_CHECK_SCRIPT_URL ?? null },
@@ -167,6 +190,19 @@ function toConfig(env: Env, cwd: string): Config {
       paypal: env.PAYPAL_API_BASE ?? 'https://api-m.paypal.com',
     },
     fault: env.CLOUD_DRIVE_FAULT ?? null,
+  };
+}
+
+function storageOf(env: Env): Config['storage'] {
+  if (env.STORAGE_DRIVER === 'local') return { driver: 'local' };
+  return {
+    driver: 's3',
+    endpoint: env.S3_ENDPOINT ?? null,
+    region: env.S3_REGION,
+    bucket: env.S3_BUCKET!,
+    credentials: env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY } : null,
+    forcePathStyle: isOn(env.S3_FORCE_PATH_STYLE),
+    checksums: env.S3_CHECKSUMS,
   };
 }
 

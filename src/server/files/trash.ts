@@ -36,23 +36,9 @@ export function requireAll(ctx: AppContext, user: User, refs: ItemRef[], trashed
   return requireOwnedItems(ctx, user, refs.map((ref, index) => ({ id: ref.id, type: ref.type, field: `items.${index}.type` })), { trashed, change: true });
 }
 
-/** Blob deletions in flight at once: a big trash empties in seconds, not one unlink after another. */
-const BLOB_DELETES = 8;
-
-/** Deletes blobs once the rows are gone for good (after the commit); a failure leaves an orphan, logged. */
+/** Deletes blobs once the rows are gone for good (after the commit), batched; a failure leaves an orphan, logged. */
 async function deleteBlobs(ctx: AppContext, keys: string[]): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < keys.length) {
-      const key = keys[next++]!;
-      try {
-        await ctx.blobs.delete(key);
-      } catch (error) {
-        ctx.logger.error({ err: error, key }, 'could not delete a blob');
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(BLOB_DELETES, keys.length) }, worker));
+  for (const { key, error } of await ctx.blobs.deleteMany(keys)) ctx.logger.error({ err: error, key }, 'could not delete a blob');
 }
 
 const blobsOf = (rows: sets.DoomedRow[]) => sets.blobKeysOf(rows, thumbnailBlobKeys);

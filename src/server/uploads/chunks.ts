@@ -4,6 +4,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, truncate, writeFile } from 
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { isStorageUnavailable } from '../blobs/errors.ts';
 import type { AppContext } from '../context.ts';
 import * as q from '../files/queries.ts';
 import type { ItemWithCount } from '../files/queries.ts';
@@ -276,7 +277,7 @@ async function receiveLocked(ctx: AppContext, policy: UploadPolicy, source: Read
     throw error;
   }
   if (!chunk.isLast) return { uploadId: chunk.uploadId, offset: partial.offset };
-  return { item: await finishChunked(ctx, policy, directory, key, partial, input.declaredType) };
+  return { item: await finishChunked(ctx, policy, directory, key, partial, input.declaredType, total) };
 }
 
 function chunkTooLarge(cap: number): AppError {
@@ -298,7 +299,7 @@ async function dropChunk(ctx: AppContext, directory: string, key: string, existi
 }
 
 /** The last chunk is in: the data file becomes the item, exactly once (finish.ts and its intent). */
-async function finishChunked(ctx: AppContext, policy: UploadPolicy, directory: string, key: string, partial: PartialUpload, declaredType: string | null | undefined): Promise<ItemWithCount> {
+async function finishChunked(ctx: AppContext, policy: UploadPolicy, directory: string, key: string, partial: PartialUpload, declaredType: string | null | undefined, beforeLast: number): Promise<ItemWithCount> {
   const file = path.join(directory, key);
   let item: ItemWithCount;
   let blobKey: string | null = null;
@@ -313,6 +314,13 @@ async function finishChunked(ctx: AppContext, policy: UploadPolicy, directory: s
       mimetype, size: stored.size, blobKey, reservationId: reservationId(key),
     });
   } catch (error) {
+    if (isStorageUnavailable(error)) {
+      // The storage is down (503): the upload goes back to before its last chunk, which may be
+      // sent again once the storage is back (its bytes are cut off then, as for any retry).
+      if (blobKey) await discardBlob(ctx, blobKey);
+      await writePartial(directory, key, { ...partial, offset: beforeLast }).catch((e: unknown) => ctx.logger.error({ err: e, key }, 'could not reopen a chunked upload'));
+      throw error;
+    }
     // Refused at the end (the type, the quota, the folder gone): the upload is over (finishUpload
     // removed its blob already; one that failed before it is removed here).
     if (blobKey) await discardBlob(ctx, blobKey);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../context.ts';
+import { isStorageUnavailable } from '../blobs/errors.ts';
 import { faultPoint } from '../faults.ts';
 import type { ItemWithCount } from '../files/queries.ts';
 import { AppError } from '../http/errors.ts';
@@ -122,7 +123,8 @@ async function complete(ctx: AppContext, { id, ownerId }: { id: string; ownerId:
       await discardBlob(ctx, blobKey);
       throw gone();
     }
-    // The bytes into the blob store: a rename on the same disk. A crash may have moved them already.
+    // The bytes into the blob store: a rename on the same disk, streamed up to S3 (the local file
+    // goes after the object exists). A crash may have moved them already.
     let stored = await ctx.blobs.stat(blobKey);
     if (stored) await rm(file, { force: true }); // a copy across disks that was cut short after the put
     else if (await stat(file).catch(() => null)) stored = await ctx.blobs.adopt(blobKey, file);
@@ -141,6 +143,9 @@ async function complete(ctx: AppContext, { id, ownerId }: { id: string; ownerId:
     if (info) await markFinished(ctx, directory, info, item);
     return item;
   } catch (error) {
+    // The storage is down (503): the bytes and the intent stay, and the next HEAD or PATCH (or the
+    // start-up recovery) finishes the upload once it is back.
+    if (isStorageUnavailable(error)) throw error;
     // A refused or lost upload is over: its files go (finishUpload removed the blob and the intent).
     await discardUpload(directory, id);
     throw error;

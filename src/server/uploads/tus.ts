@@ -17,6 +17,7 @@ import { getSettings } from '../settings/service.ts';
 import { checkBeforeBytes, uploadPolicy } from './limits.ts';
 import { releaseReservation, reserve, sweepReservations, touchReservation } from './reservations.ts';
 import { relativeFolders, uploadName } from './names.ts';
+import { isStorageUnavailable } from '../blobs/errors.ts';
 import { completeTusUpload, readUploadInfo, type StoredUpload } from './tus-finish.ts';
 import { sweepChunks } from './chunks.ts';
 
@@ -166,7 +167,8 @@ function uploadsFor(ctx: AppContext): TusUploads {
       const item = await completeTusUpload(ctx, { id: upload.id, ownerId: upload.metadata?.owner ?? '' });
       return { headers: itemHeaders(item, item.id) };
     } catch (error) {
-      await releaseReservation(ctx.db, upload.id).catch((e: unknown) => ctx.logger.error({ err: e, upload: upload.id }, 'could not release an upload reservation'));
+      // The storage being down ends nothing: the upload stays, reserved, for its next HEAD or PATCH.
+      if (!isStorageUnavailable(error)) await releaseReservation(ctx.db, upload.id).catch((e: unknown) => ctx.logger.error({ err: e, upload: upload.id }, 'could not release an upload reservation'));
       if (!isAppError(error)) ctx.logger.error({ err: error, upload: upload.id }, 'finishing a tus upload failed');
       throw tusError(error);
     }

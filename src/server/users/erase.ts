@@ -24,8 +24,6 @@ import { AVATAR_SIZES } from './presenter.ts';
  */
 
 const BATCH = 100;
-/** Blob deletions in flight at once. */
-const BLOB_DELETES = 8;
 
 export interface ErasedJob {
   id: string;
@@ -59,12 +57,10 @@ async function deleteOwnedRows(ctx: AppContext, job: ErasedJob, table: 'shares' 
   }
 }
 
+/** Batched (blobs/store.ts deleteMany); a blob that could not go fails the step, which is run again. */
 async function deleteBlobs(ctx: AppContext, keys: string[]): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < keys.length) await ctx.blobs.delete(keys[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(BLOB_DELETES, keys.length) }, worker));
+  const [failed] = await ctx.blobs.deleteMany(keys);
+  if (failed) throw failed.error;
 }
 
 /** Uploads in progress: tus and chunked partials with their reservations, plain reservations, and intents with their blobs. */

@@ -5,7 +5,6 @@ import type { AppContext } from '../../context.ts';
 import { reconcileBlobs, type MissingBlob } from '../../blobs/reconcile.ts';
 import { jobStatuses } from '../../jobs/status.ts';
 import { storedMailConfig } from '../../settings/mail.ts';
-import { getSettings } from '../../settings/service.ts';
 import { requireAdmin } from '../guard.ts';
 
 /**
@@ -14,13 +13,14 @@ import { requireAdmin } from '../guard.ts';
  */
 export async function getServerReport(ctx: AppContext, user: User) {
   requireAdmin(user);
-  const [database, disk, settings, mail, jobs] = await Promise.all([databaseVersion(ctx), freeDisk(ctx.config.dataDir), getSettings(ctx), storedMailConfig(ctx), jobStatuses(ctx)]);
+  const [database, disk, mail, jobs] = await Promise.all([databaseVersion(ctx), freeDisk(ctx.config.dataDir), storedMailConfig(ctx), jobStatuses(ctx)]);
   return {
     data: {
       node: process.versions.node,
       database: { kind: ctx.config.database.dialect, version: database },
       data_dir: { path: ctx.config.dataDir, ...disk },
-      storage_driver: settings.storage_driver,
+      // The driver this process runs with (STORAGE_DRIVER), not the wizard's saved choice.
+      storage_driver: ctx.config.storage.driver,
       mail_driver: (mail ?? ctx.config.mail).driver,
       jobs,
     },
