@@ -25,6 +25,8 @@ export interface FakeStripe {
   sendEvent(type: string, object: Obj, options?: { id?: string; signature?: string | null; secret?: string; timestamp?: number }): Promise<{ status: number; body: any }>;
   /** The invoice.paid event Stripe sends for a subscription's period. */
   invoicePaid(subscriptionId: string, options?: { amount?: number; periodStart?: number; periodEnd?: number; invoiceId?: string }): Obj;
+  /** The invoice.payment_failed event's invoice Stripe sends when a renewal's charge is declined (attempt 1, 2, …). */
+  invoicePaymentFailed(subscriptionId: string, options?: { attempt?: number; invoiceId?: string }): Obj;
   stop(): Promise<void>;
 }
 
@@ -107,6 +109,11 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       parent: { type: 'subscription_details', subscription_details: { subscription: subscriptionId, metadata: sub.metadata } },
       lines: { object: 'list', data: [{ period: { start, end }, amount: options.amount ?? price.unit_amount }] },
     };
+  };
+
+  fake.invoicePaymentFailed = (subscriptionId, options = {}) => {
+    const paid = fake.invoicePaid(subscriptionId, { invoiceId: options.invoiceId });
+    return { ...paid, status: 'open', amount_paid: 0, attempt_count: options.attempt ?? 1, attempted: true, next_payment_attempt: now() + 3 * 24 * 3600 };
   };
 
   async function pay(session: Obj): Promise<void> {

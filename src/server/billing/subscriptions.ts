@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { isUniqueViolation } from '../admin/users/queries.ts';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, notFound, validationError } from '../http/errors.ts';
@@ -161,34 +162,41 @@ export async function startSubscription(
   if (!plan) throw new Error(`startSubscription: no plan ${input.planId}`);
   const id = randomUUID();
   const now = ctx.clock.now().toISOString();
-  await ctx.db.transaction().execute(async (trx) => {
-    // One running subscription per user: an older one (another provider, a metered plan) completes.
-    await trx
-      .updateTable('subscriptions')
-      .set({ status: 'completed', ends_at: now, updated_at: now })
-      .where('user_id', '=', input.userId)
-      .where('status', 'in', ['active', 'cancelled'])
-      .execute();
-    await trx
-      .insertInto('subscriptions')
-      .values({
-        id,
-        user_id: input.userId,
-        plan_id: plan.id,
-        status: 'active',
-        driver: input.driver,
-        provider_ref: input.providerRef,
-        amount_minor: plan.amount_minor,
-        currency: plan.currency,
-        interval: plan.interval,
-        current_period_start: input.periodStart,
-        current_period_end: input.periodEnd,
-        ends_at: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-  });
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      // One running subscription per user: an older one (another provider, a metered plan) completes.
+      await trx
+        .updateTable('subscriptions')
+        .set({ status: 'completed', ends_at: now, updated_at: now })
+        .where('user_id', '=', input.userId)
+        .where('status', 'in', ['active', 'cancelled'])
+        .execute();
+      await trx
+        .insertInto('subscriptions')
+        .values({
+          id,
+          user_id: input.userId,
+          plan_id: plan.id,
+          status: 'active',
+          driver: input.driver,
+          provider_ref: input.providerRef,
+          amount_minor: plan.amount_minor,
+          currency: plan.currency,
+          interval: plan.interval,
+          current_period_start: input.periodStart,
+          current_period_end: input.periodEnd,
+          ends_at: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    });
+  } catch (error) {
+    // The unique index on (driver, provider_ref): another delivery of the same first payment made the row meanwhile.
+    const winner = input.providerRef && input.driver !== 'balance' && isUniqueViolation(error) ? await subscriptionByProviderRef(ctx, input.driver, input.providerRef) : null;
+    if (winner) return winner.id;
+    throw error;
+  }
   await createNotification(ctx, {
     userId: input.userId,
     category: 'subscription-created',
@@ -236,6 +244,6 @@ export async function recordRenewal(
   return 'recorded';
 }
 
-export async function recordFailedRenewal(ctx: AppContext, s: Subscription, failed: { amountMinor: number; currency: string; reason: string; reference: string }): Promise<void> {
-  await recordFailedPayment(ctx, { userId: s.user_id, subscriptionId: s.id, amountMinor: failed.amountMinor, currency: failed.currency.toUpperCase(), driver: providerOf(s), reason: failed.reason, reference: failed.reference });
+export async function recordFailedRenewal(ctx: AppContext, s: Subscription, failed: { amountMinor: number; currency: string; reason: string; reference: string; debtRef?: string | null }): Promise<void> {
+  await recordFailedPayment(ctx, { userId: s.user_id, subscriptionId: s.id, amountMinor: failed.amountMinor, currency: failed.currency.toUpperCase(), driver: providerOf(s), reason: failed.reason, reference: failed.reference, debtRef: failed.debtRef ?? null });
 }

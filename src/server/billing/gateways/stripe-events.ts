@@ -44,7 +44,7 @@ function mapStripe(event: Obj): BillingEvent {
     case 'invoice.payment_failed': {
       const providerRef = subscriptionIdOf(o);
       if (!providerRef) return { kind: 'ignored' };
-      return { kind: 'subscription.failed', providerRef, amountMinor: Number(o.amount_due), currency: String(o.currency ?? '').toUpperCase(), reason: 'The card payment for the renewal failed.', reference: derivedReference('stripe', `${o.id}:${o.attempt_count ?? 1}`) };
+      return { kind: 'subscription.failed', providerRef, amountMinor: Number(o.amount_due), currency: String(o.currency ?? '').toUpperCase(), reason: 'The card payment for the renewal failed.', reference: derivedReference('stripe', `${o.id}:${o.attempt_count ?? 1}`), debtRef: typeof o.id === 'string' ? o.id : null };
     }
     case 'customer.subscription.updated':
       return { kind: 'subscription.updated', providerRef: String(o.id), cancelAtPeriodEnd: o.cancel_at_period_end === true, periodEnd: isoFromUnix(o.items?.data?.[0]?.current_period_end ?? o.current_period_end) };

@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outstandingFor } from '../../src/server/billing/ledger.ts';
+import { planLimitsFor } from '../../src/server/billing/limits.ts';
+import { completeEndedSubscriptions } from '../../src/server/billing/subscription-end.ts';
+import { startSubscription } from '../../src/server/billing/subscriptions.ts';
+import { runBillingDay } from '../../src/server/billing/usage-job.ts';
+import type { AppContext } from '../../src/server/context.ts';
+import { restrictionsFor } from '../../src/server/users/restrictions.ts';
+import { at } from '../support/billing-ledger.ts';
+import { insertFixedPlan, payStripeCheckout, startPayWorld, type PayWorld } from '../support/billing-pay.ts';
+import { registerUser } from '../support/client.ts';
+import { withSeed } from '../support/seed.ts';
+
+/**
+ * What issue 15's acceptance needed beyond the three parts: a renewal retried by the provider is
+ * owed once, cancelled subscriptions complete when their end passes, and one provider subscription
+ * is one row (the unique index of migration 20261202100000_billing_refs).
+ */
+let w: PayWorld;
+beforeAll(async () => {
+  w = await startPayWorld();
+});
+afterAll(async () => {
+  await w?.stop();
+});
+
+const db = <T>(work: (ctx: AppContext) => Promise<T>) => withSeed(w.server, work);
+const subscriptionOf = (userId: string) => db((ctx) => ctx.db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).orderBy('created_at').execute());
+
+async function subscribed(amount = 500) {
+  const user = await registerUser(w.server.url);
+  const planId = await db((ctx) => insertFixedPlan(ctx, { amount_minor: amount }));
+  const res = await user.client.post('/api/billing/subscription', { plan_id: planId, driver: 'stripe' });
+  expect(res.status, res.text).toBe(200);
+  await payStripeCheckout(res.body.data.url);
+  const [sub] = await subscriptionOf(user.user.id);
+  expect(sub?.status).toBe('active');
+  return { ...user, planId, sub: sub! };
+}
+
+const restrictionsOf = async (userId: string) => restrictionsFor(await db((ctx) => ctx.db.selectFrom('users').select('restrictions').where('id', '=', userId).executeTakeFirstOrThrow()));
+
+describe('a renewal the provider retries', () => {
+  it('counts each failed attempt (3 limit the account) but is owed once; paying that once lifts the limit', async () => {
+    const { client, user, sub } = await subscribed(500);
+    for (const attempt of [1, 2, 3]) {
+      expect((await w.stripe.sendEvent('invoice.payment_failed', w.stripe.invoicePaymentFailed(sub.provider_ref!, { attempt, invoiceId: `in_retry_${sub.id}` }))).status).toBe(200);
+    }
+    const failed = await db((ctx) => ctx.db.selectFrom('failed_payments').selectAll().where('user_id', '=', user.id).execute());
+    expect(failed).toHaveLength(3);
+    expect(new Set(failed.map((f) => f.debt_ref))).toEqual(new Set([`in_retry_${sub.id}`]));
+    expect(await db((ctx) => outstandingFor(ctx, user.id))).toEqual({ amountMinor: 500, currency: 'USD' });
+    expect(await restrictionsOf(user.id)).toMatchObject({ canUpload: false, canDownload: false });
+
+    // A second renewal failing is a second debt.
+    expect((await w.stripe.sendEvent('invoice.payment_failed', w.stripe.invoicePaymentFailed(sub.provider_ref!, { attempt: 1, invoiceId: `in_next_${sub.id}` }))).status).toBe(200);
+    expect(await db((ctx) => outstandingFor(ctx, user.id))).toEqual({ amountMinor: 1000, currency: 'USD' });
+
+    const checkout = await client.post('/api/billing/checkout', { purpose: 'outstanding', driver: 'stripe' });
+    expect(checkout.status, checkout.text).toBe(200);
+    const session = [...w.stripe.sessions.values()].find((s) => s.url === checkout.body.data.url)!;
+    expect(session.amount_total).toBe(1000);
+    await payStripeCheckout(checkout.body.data.url);
+    expect(await db((ctx) => outstandingFor(ctx, user.id))).toBeNull();
+    expect(await restrictionsOf(user.id)).toMatchObject({ canUpload: true, canDownload: true });
+  });
+});
+
+describe('cancelled subscriptions whose end has passed', () => {
+  it('become completed in the billing run, once; until then the plan applies, after it does not', async () => {
+    const { client, user, sub } = await subscribed();
+    expect((await client.request('/api/billing/subscription', { method: 'DELETE' })).status).toBe(200);
+    const [cancelled] = await subscriptionOf(user.id);
+    expect(cancelled).toMatchObject({ status: 'cancelled', ends_at: sub.current_period_end });
+    const fixed = { subscription_type: 'fixed' as const };
+    const before = new Date(Date.parse(sub.current_period_end) - 60_000).toISOString();
+    const after = new Date(Date.parse(sub.current_period_end) + 60_000).toISOString();
+
+    await db(async (ctx) => {
+      expect(await completeEndedSubscriptions(at(ctx, before))).toBe(0);
+      expect(await planLimitsFor(at(ctx, before), user.id, fixed)).toMatchObject({ storage_bytes: 1024 ** 3 });
+      // The daily run does it along with the metered work; a second run finds nothing left.
+      expect((await runBillingDay(at(ctx, after))).completed).toBeGreaterThanOrEqual(1);
+      expect(await completeEndedSubscriptions(at(ctx, after))).toBe(0);
+      expect(await planLimitsFor(at(ctx, after), user.id, fixed)).toBeNull();
+    });
+    const [done] = await subscriptionOf(user.id);
+    expect(done).toMatchObject({ status: 'completed', ends_at: sub.current_period_end });
+  });
+
+  it('leaves active subscriptions and cancelled ones still running alone', async () => {
+    const active = await subscribed();
+    const running = await subscribed();
+    expect((await running.client.request('/api/billing/subscription', { method: 'DELETE' })).status).toBe(200);
+    await db(async (ctx) => {
+      await completeEndedSubscriptions(ctx);
+    });
+    expect((await subscriptionOf(active.user.id))[0]?.status).toBe('active');
+    expect((await subscriptionOf(running.user.id))[0]?.status).toBe('cancelled');
+  });
+});
+
+describe('one provider subscription, one row', () => {
+  it('the unique index refuses a second row for the same provider id, but not rows without one', async () => {
+    const { sub } = await subscribed();
+    await db(async (ctx) => {
+      const copy = { ...sub, id: randomUUID() };
+      await expect(ctx.db.insertInto('subscriptions').values(copy).execute()).rejects.toThrow();
+      // Another provider may use the same id; metered rows have none, any number of them.
+      await ctx.db.insertInto('subscriptions').values({ ...copy, driver: 'paypal', status: 'completed' }).execute();
+      await ctx.db.insertInto('subscriptions').values({ ...copy, id: randomUUID(), driver: 'balance', provider_ref: null, status: 'completed' }).execute();
+      await ctx.db.insertInto('subscriptions').values({ ...copy, id: randomUUID(), driver: 'balance', provider_ref: null, status: 'completed' }).execute();
+    });
+  });
+
+  it('two deliveries of a first payment at once start one subscription and tell the user once', async () => {
+    const { user } = await registerUser(w.server.url);
+    const planId = await db((ctx) => insertFixedPlan(ctx));
+    const input = { userId: user.id, planId, driver: 'stripe' as const, providerRef: `sub_twice_${user.id.slice(0, 8)}`, periodStart: new Date().toISOString(), periodEnd: new Date(Date.now() + 30 * 86_400_000).toISOString() };
+    // PostgreSQL: two connections race for the row (the index decides). SQLite's one writer at a
+    // time (better-sqlite3 blocks the process): one connection, the two deliveries interleaved.
+    const ids =
+      w.server.db === 'postgres'
+        ? await withSeed(w.server, async (a) => withSeed(w.server, async (b) => Promise.all([startSubscription(a, input), startSubscription(b, input)])))
+        : await db((ctx) => Promise.all([startSubscription(ctx, input), startSubscription(ctx, input)]));
+    expect(ids[0]).toBe(ids[1]);
+    const rows = await subscriptionOf(user.id);
+    expect(rows.map((r) => r.id)).toEqual([ids[0]]);
+    const told = await db((ctx) => ctx.db.selectFrom('notifications').select('id').where('user_id', '=', user.id).where('category', '=', 'subscription-created').execute());
+    expect(told).toHaveLength(1);
+  });
+});
