@@ -9,7 +9,7 @@ import type { AppContext } from '../../src/server/context.ts';
 import { restrictionsFor } from '../../src/server/users/restrictions.ts';
 import { at } from '../support/billing-ledger.ts';
 import { insertFixedPlan, payStripeCheckout, startPayWorld, type PayWorld } from '../support/billing-pay.ts';
-import { registerUser } from '../support/client.ts';
+import { Client, registerUser } from '../support/client.ts';
 import { withSeed } from '../support/seed.ts';
 
 /**
@@ -129,5 +129,39 @@ describe('one provider subscription, one row', () => {
     expect(rows.map((r) => r.id)).toEqual([ids[0]]);
     const told = await db((ctx) => ctx.db.selectFrom('notifications').select('id').where('user_id', '=', user.id).where('category', '=', 'subscription-created').execute());
     expect(told).toHaveLength(1);
+  });
+});
+
+describe('GET /api/admin/users/{id}/billing (the admin user screen’s subscription tab)', () => {
+  it('answers the plan, state, balance, outstanding amount and open failed payments', async () => {
+    const { user, sub } = await subscribed(700);
+    for (const attempt of [1, 2, 3]) await w.stripe.sendEvent('invoice.payment_failed', w.stripe.invoicePaymentFailed(sub.provider_ref!, { attempt, invoiceId: `in_admin_${sub.id}` }));
+    const res = await w.admin.get(`/api/admin/users/${user.id}/billing`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.attributes).toMatchObject({
+      subscription: { plan_id: sub.plan_id, plan_type: 'fixed', status: 'active', driver: 'stripe', amount_minor: 700, currency: 'USD', interval: 'month' },
+      balance: { currency: 'USD' },
+      outstanding: { amount_minor: 700, currency: 'USD' },
+      limited: true,
+    });
+    expect(res.body.data.attributes.failed_payments).toHaveLength(3);
+
+    // Gifting through the existing route shows on the balance here.
+    expect((await w.admin.post(`/api/admin/users/${user.id}/credit`, { amount_minor: 250, note: 'sorry' })).status).toBe(201);
+    expect((await w.admin.get(`/api/admin/users/${user.id}/billing`)).body.data.attributes.balance).toEqual({ amount_minor: 250, currency: 'USD' });
+  });
+
+  it('answers a user without billing with empty parts', async () => {
+    const { user } = await registerUser(w.server.url);
+    const res = await w.admin.get(`/api/admin/users/${user.id}/billing`);
+    expect(res.body.data.attributes).toEqual({ subscription: null, balance: null, outstanding: null, limited: false, failed_payments: [] });
+  });
+
+  it('refuses a signed-out client, a user who is not an admin (even for themselves), and an unknown user', async () => {
+    const { client, user } = await registerUser(w.server.url);
+    expect((await new Client(w.server.url).get(`/api/admin/users/${user.id}/billing`)).status).toBe(401);
+    expect((await client.get(`/api/admin/users/${user.id}/billing`)).status).toBe(403);
+    expect((await w.admin.get('/api/admin/users/00000000-0000-4000-8000-000000000000/billing')).status).toBe(404);
+    expect((await w.admin.get(`/api/admin/users/${'x'.repeat(150)}/billing`)).status).toBe(404);
   });
 });
