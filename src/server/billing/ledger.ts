@@ -5,7 +5,8 @@ import type { PaymentDriver } from '../../../db/schema.ts';
 import type { AppContext } from '../context.ts';
 import { createNotification } from '../notifications/service.ts';
 import { issueInvoice, lockBilling, type InvoiceLine } from './invoices.ts';
-import { assertAmount, assertCurrency, currencyMismatch, formatMoney } from './money.ts';
+import { formatMinor } from '../../components/billing/money.ts';
+import { assertAmount, assertCurrency, currencyMismatch } from './money.ts';
 import { FAILED_PAYMENTS_LIMIT, syncBillingLimit } from './restriction.ts';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -191,7 +192,7 @@ export async function failPayment(ctx: AppContext, trx: Kysely<Database>, input:
       userId: input.userId,
       category: 'insufficient-balance',
       title: limited ? 'Your account is limited' : 'A payment failed',
-      description: `${formatMoney(input.amountMinor, input.currency)} could not be charged${input.reason ? `: ${input.reason}` : ''}.${limited ? ' Uploads and downloads are paused until the outstanding amount is paid.' : ''}`,
+      description: `${formatMinor(input.amountMinor, input.currency, 'en')} could not be charged${input.reason ? `: ${input.reason}` : ''}.${limited ? ' Uploads and downloads are paused until the outstanding amount is paid.' : ''}`,
       action: { type: 'route', params: { id: null, route: 'Billing', button: 'Billing' } },
     },
   );

@@ -1,6 +1,6 @@
 import { CreditCard, Gift } from 'lucide-react';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import { currencyDigits, formatMinor, parseDecimal } from '../../../components/billing/money.ts';
+import { currencyDigits, formatMinor, parseMajor } from '../../../components/billing/money.ts';
 import { LoadFailedCard, LoadingCard } from '../../../components/LoadStates.tsx';
 import { api, ApiError } from '../../../stores/api.ts';
 import { formatDate } from '../../../stores/dates.ts';
@@ -162,8 +162,8 @@ function GiftForm({ userId, currency, onGifted }: { userId: string; currency: st
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const minor = parseDecimal(amount, currencyDigits(inCurrency));
-    if (minor === null || minor <= 0) {
+    const minor = parseMajor(amount, inCurrency);
+    if (minor === null) {
       setError(t('admin_user_billing.gift_invalid', { digits: currencyDigits(inCurrency) }));
       return;
     }

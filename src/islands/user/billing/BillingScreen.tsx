@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { Dialog } from 'radix-ui';
 import { CreditCard } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
+import { formatMinor } from '../../../components/billing/money.ts';
 import { LoadFailedCard, LoadingCard } from '../../../components/LoadStates.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useTitle } from '../../../components/useTitle.ts';
@@ -42,15 +43,6 @@ interface BillingState {
   subscription: Subscription | null;
   plans: Plan[];
   drivers: Driver[];
-}
-
-/** Minor units shown in the page language, without a float: the amount goes to Intl as a decimal string. */
-export function formatMoney(amountMinor: number, currency: string, locale: string): string {
-  const format = new Intl.NumberFormat(locale, { style: 'currency', currency });
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  const padded = String(Math.abs(amountMinor)).padStart(digits + 1, '0');
-  const decimal = digits ? `${padded.slice(0, -digits)}.${padded.slice(-digits)}` : padded;
-  return format.format(`${amountMinor < 0 ? '-' : ''}${decimal}` as unknown as number);
 }
 
 const DRIVER_NAMES: Record<Driver, string> = { stripe: 'billing_pay.driver_stripe', paystack: 'billing_pay.driver_paystack', paypal: 'billing_pay.driver_paypal' };
@@ -104,7 +96,7 @@ export function PaymentMethodDialog({ open, title, description, drivers, onChoos
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function priceLabel(t: Translate, amountMinor: number, currency: string, interval: string | null, locale: string) {
-  const price = formatMoney(amountMinor, currency, locale);
+  const price = formatMinor(amountMinor, currency, locale);
   return interval === 'year' ? t('billing_pay.per_year', { price }) : t('billing_pay.per_month', { price });
 }
 
