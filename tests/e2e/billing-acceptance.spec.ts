@@ -157,14 +157,30 @@ test('a metered user tops up through the fake PayPal, stores files for two simul
     await page.getByLabel('Flat fee per month').fill('2');
   });
 
+  // The instance sells metered plans now (admin settings, others tab).
+  await page.goto('/admin/settings/others');
+  await page.getByRole('combobox', { name: 'Subscriptions' }).selectOption('metered');
+  const saved = page.waitForResponse((r) => r.url().endsWith('/api/admin/settings/others') && r.request().method() === 'POST');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  expect((await saved).status()).toBe(200);
+
+  // The user picks the metered plan on the billing page: paid from the balance, no provider.
   const user = await newUser(browser, pay.server.url, 'Dorothy Vaughan');
   const u = user.page;
   await u.setViewportSize({ width: 1280, height: 800 });
-  const headers = { Origin: pay.server.url, 'X-Requested-With': 'XMLHttpRequest' };
-  expect((await u.request.post('/api/billing/subscription/metered', { data: { plan_id: meteredId }, headers })).status()).toBe(201);
+  await u.goto('/user/settings/billing');
+  const card = u.getByRole('listitem').filter({ has: u.getByRole('heading', { name: `Metered ${suffix}` }) });
+  await expect(card).toContainText('$2.00 / month + usage');
+  await expect(card).toContainText('$1.00 per GB stored a day');
+  await card.getByRole('button', { name: 'Choose this plan' }).click();
+  const current = u.getByRole('region', { name: 'Your subscription' });
+  await expect(current.getByText('Active')).toBeVisible();
+  await expect(current.getByText(`Metered ${suffix}`)).toBeVisible();
+  await expect(current).toContainText('Paid from your balance · renews on');
+  expect(await withSeed(pay.server, (ctx) => ctx.db.selectFrom('subscriptions').select(['plan_id', 'driver']).where('user_id', '=', user.id).execute())).toEqual([{ plan_id: meteredId, driver: 'balance' }]);
+  await shot(u, 'billing-acceptance-metered-plan');
 
   // Top-up: the form on the billing page, the popup, the fake PayPal's page; the capture's webhook credits it.
-  await u.goto('/user/settings/billing');
   await u.getByLabel('Top up (USD)').fill('10');
   await u.getByRole('button', { name: 'Top up' }).click();
   await u.getByRole('dialog').getByRole('button', { name: 'PayPal' }).click();

@@ -7,7 +7,8 @@ import { startSubscription } from '../../src/server/billing/subscriptions.ts';
 import { runBillingDay } from '../../src/server/billing/usage-job.ts';
 import type { AppContext } from '../../src/server/context.ts';
 import { restrictionsFor } from '../../src/server/users/restrictions.ts';
-import { at } from '../support/billing-ledger.ts';
+import { putSetting } from '../../src/server/settings/service.ts';
+import { at, insertPlan } from '../support/billing-ledger.ts';
 import { insertFixedPlan, payStripeCheckout, startPayWorld, type PayWorld } from '../support/billing-pay.ts';
 import { Client, registerUser } from '../support/client.ts';
 import { withSeed } from '../support/seed.ts';
@@ -163,5 +164,24 @@ describe('GET /api/admin/users/{id}/billing (the admin user screen’s subscript
     expect((await client.get(`/api/admin/users/${user.id}/billing`)).status).toBe(403);
     expect((await w.admin.get('/api/admin/users/00000000-0000-4000-8000-000000000000/billing')).status).toBe(404);
     expect((await w.admin.get(`/api/admin/users/${'x'.repeat(150)}/billing`)).status).toBe(404);
+  });
+});
+
+describe('the plans a user is offered on the billing page', () => {
+  it('are the metered ones on a metered instance (with their prices), the fixed ones otherwise', async () => {
+    const fixedId = await db((ctx) => insertFixedPlan(ctx));
+    const meteredId = await db((ctx) => insertPlan(ctx, { type: 'metered', currency: 'USD', storage_gb_day_micros: 1_000_000, flat_fee_minor: 200 }));
+    const { client } = await registerUser(w.server.url);
+    const offered = async () => ((await client.get('/api/billing/subscription')).body.data.plans as { id: string }[]).map((p) => p.id);
+    expect(await offered()).toContain(fixedId);
+    expect(await offered()).not.toContain(meteredId);
+    await db((ctx) => putSetting(ctx, 'subscription_type', 'metered'));
+    try {
+      const plans = (await client.get('/api/billing/subscription')).body.data.plans as { id: string }[];
+      expect(plans.map((p) => p.id)).not.toContain(fixedId);
+      expect(plans.find((p) => p.id === meteredId)).toMatchObject({ type: 'metered', currency: 'USD', storage_gb_day_micros: 1_000_000, flat_fee_minor: 200, bandwidth_gb_micros: null });
+    } finally {
+      await db((ctx) => putSetting(ctx, 'subscription_type', 'none'));
+    }
   });
 });

@@ -6,6 +6,7 @@ import type { AppContext } from '../context.ts';
 import { AppError, notFound, validationError } from '../http/errors.ts';
 import { validate } from '../http/validate.ts';
 import { createNotification } from '../notifications/service.ts';
+import { getSettings } from '../settings/service.ts';
 import { gatewayFor } from './gateways/gateway.ts';
 import { newReference, recordFailedPayment, recordPayment } from './ledger.ts';
 import { DRIVERS, type Driver, enabledDrivers } from './payment-settings.ts';
@@ -42,6 +43,7 @@ function presentSubscription(s: Subscription, plan: Plan | null) {
 function presentPlan(p: Plan) {
   return {
     id: p.id,
+    type: p.type,
     name: p.name,
     description: p.description,
     currency: p.currency,
@@ -49,14 +51,24 @@ function presentPlan(p: Plan) {
     amount_minor: Number(p.amount_minor ?? 0),
     storage_bytes: p.storage_bytes === null ? null : Number(p.storage_bytes),
     max_team_members: p.max_team_members,
+    // Metered plans: prices in millionths of the major unit per unit, and the monthly fee.
+    storage_gb_day_micros: p.storage_gb_day_micros === null ? null : Number(p.storage_gb_day_micros),
+    bandwidth_gb_micros: p.bandwidth_gb_micros === null ? null : Number(p.bandwidth_gb_micros),
+    member_day_micros: p.member_day_micros === null ? null : Number(p.member_day_micros),
+    flat_fee_minor: p.flat_fee_minor === null ? null : Number(p.flat_fee_minor),
   };
 }
 
-/** The billing page's state: the current subscription, the fixed plans open to subscribers, the payment methods on offer. */
+/**
+ * The billing page's state: the current subscription, the plans open to subscribers (metered ones
+ * on a metered instance, fixed ones otherwise), the payment methods on offer.
+ */
 export async function subscriptionState(ctx: AppContext, user: User) {
+  const { subscription_type: type } = await getSettings(ctx);
+  const planType = type === 'metered' ? 'metered' : 'fixed';
   const [current, plans, drivers] = await Promise.all([
     activePlanFor(ctx, user.id),
-    ctx.db.selectFrom('plans').selectAll().where('type', '=', 'fixed').where('status', '=', 'active').orderBy('amount_minor').orderBy('name').execute(),
+    ctx.db.selectFrom('plans').selectAll().where('type', '=', planType).where('status', '=', 'active').orderBy(planType === 'fixed' ? 'amount_minor' : 'flat_fee_minor').orderBy('name').execute(),
     enabledDrivers(ctx),
   ]);
   return {
