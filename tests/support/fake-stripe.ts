@@ -186,6 +186,12 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       sessions.set(session.id, session);
       return json(res, 200, session);
     }
+    // Paying an invoice; the product only ever marks one paid out of band (settled through us).
+    const invoicePay = /^\/v1\/invoices\/([\w]+)\/pay$/.exec(path);
+    if (req.method === 'POST' && invoicePay) {
+      if (body.paid_out_of_band !== 'true') return stripeError(res, 400, 'This fake pays invoices out of band only.');
+      return json(res, 200, { id: invoicePay[1], object: 'invoice', status: 'paid', paid_out_of_band: true });
+    }
     const subPath = /^\/v1\/subscriptions\/([\w]+)$/.exec(path);
     if (subPath) {
       const sub = subscriptions.get(subPath[1]!);
