@@ -125,6 +125,8 @@ test('a fixed 1 GB plan through the fake Stripe: storage, invoice, three failed 
   const bar = u.getByRole('alert').filter({ hasText: 'Your account is limited' });
   await expect(bar).toBeVisible();
   await shot(u, 'billing-acceptance-restricted');
+  const restrictions = async () => ((await (await u.request.get('/api/user', { headers: { Accept: 'application/json' } })).json()) as { data: { meta: { restrictions: Record<string, boolean> } } }).data.meta.restrictions;
+  expect(await restrictions()).toEqual({ canUpload: false, canDownload: false, canCreateFolder: false, canCreateTeamFolder: false });
   await bar.getByRole('link', { name: 'Go to Billing' }).click();
   await expect(u).toHaveURL(/\/user\/settings\/billing$/);
   await expect(u.getByTestId('outstanding-amount')).toHaveText('$4.99');
@@ -140,6 +142,7 @@ test('a fixed 1 GB plan through the fake Stripe: storage, invoice, three failed 
   await u.goto('/platform/files');
   await expect(u.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
   await expect(u.getByText('Your account is limited')).toHaveCount(0);
+  expect(await restrictions()).toEqual({ canUpload: true, canDownload: true, canCreateFolder: true, canCreateTeamFolder: true });
   await u.getByTestId('upload-files-input').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('paid up') });
   await expect(item(u, 'notes.txt')).toBeVisible();
   await user.close();
