@@ -68,6 +68,11 @@ describe('a renewal the provider retries', () => {
     // Stripe is told both renewals were paid, so its retries stop and nothing is charged twice.
     const paidAtStripe = w.stripe.requests.filter((r) => /^\/v1\/invoices\/[\w]+\/pay$/.test(r.path) && r.body.paid_out_of_band === 'true').map((r) => r.path);
     expect(paidAtStripe.sort()).toEqual([`/v1/invoices/in_next_${tag}/pay`, `/v1/invoices/in_retry_${tag}/pay`].sort());
+    // Stripe then says the invoice is paid, out of band: that payment was recorded already.
+    const before = await db((ctx) => ctx.db.selectFrom('transactions').select('id').where('user_id', '=', user.id).execute());
+    const outOfBand = { ...w.stripe.invoicePaid(sub.provider_ref!, { invoiceId: `in_retry_${tag}` }), paid_out_of_band: true };
+    expect((await w.stripe.sendEvent('invoice.paid', outOfBand)).status).toBe(200);
+    expect(await db((ctx) => ctx.db.selectFrom('transactions').select('id').where('user_id', '=', user.id).execute())).toHaveLength(before.length);
     expect(await restrictionsOf(user.id)).toMatchObject({ canUpload: true, canDownload: true });
   });
 });

@@ -33,6 +33,8 @@ function mapStripe(event: Obj): BillingEvent {
       if (o.mode !== 'payment' || o.payment_status !== 'paid') return { kind: 'ignored' };
       return { kind: 'payment.succeeded', metadata: readMetadata(o.metadata), amountMinor: Number(o.amount_total), currency: String(o.currency ?? '').toUpperCase() };
     case 'invoice.paid': {
+      // Paid out of band: a renewal the user settled through us (settle-provider.ts), recorded then.
+      if (o.paid_out_of_band === true) return { kind: 'ignored' };
       const providerRef = subscriptionIdOf(o);
       const period = o.lines?.data?.[0]?.period ?? {};
       const periodStart = isoFromUnix(period.start);
