@@ -609,6 +609,8 @@ export interface FailedPaymentsTable {
   reason: Generated<string>;
   resolved_at: string | null;
   created_at: string;
+  /** The provider's id of what is owed (its invoice): retries of one renewal share it and are owed once. */
+  debt_ref: string | null;
 }
 
 export interface PaymentEventsTable {

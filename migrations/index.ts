@@ -24,6 +24,7 @@ import * as passkeys from './20261130120000_passkeys.ts';
 import * as oidcIssuers from './20261130130000_oidc_issuers.ts';
 import * as folderCounts from './20261201090000_folder_counts.ts';
 import * as billing from './20261202090000_billing.ts';
+import * as billingRefs from './20261202100000_billing_refs.ts';
 
 /**
  * Every migration, imported statically: a folder scan at run time breaks once Vite bundles the
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '20261130130000_oidc_issuers': oidcIssuers,
   '20261201090000_folder_counts': folderCounts,
   '20261202090000_billing': billing,
+  '20261202100000_billing_refs': billingRefs,
 };

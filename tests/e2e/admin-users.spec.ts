@@ -91,11 +91,11 @@ test('an admin creates a user, finds them by search, changes their role and sets
   await shot(page, 'admin-user-details-light-desktop');
   await expectNoSeriousA11yViolations(page, 'admin-user-details-light-desktop');
 
-  // Subscription: billing is not set up.
+  // Subscription: no plan, no billing account yet (billing-admin-user.spec.ts has the rest).
   await sections.getByRole('link', { name: 'Subscription' }).click();
   await expect(page).toHaveURL(/\/subscription$/);
-  await expect(page.getByRole('heading', { name: 'Billing is not configured' })).toBeVisible();
-  await expect(page.getByText('Free', { exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Plan and billing' })).toBeVisible();
+  await expect(page.getByTestId('admin-billing-plan')).toHaveText('No plan');
 
   // Password: an admin account needs the admin bar; then it is set.
   await sections.getByRole('link', { name: 'Password' }).click();

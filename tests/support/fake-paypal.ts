@@ -75,6 +75,27 @@ export async function startFakePaypal(): Promise<FakePaypal> {
       res.end(JSON.stringify(body));
     };
     const path = new URL(req.url ?? '/', 'http://x').pathname;
+    // The approval page a buyer's browser is sent to (the order's payer-action link). Approving sends
+    // CHECKOUT.ORDER.APPROVED as PayPal does; once the merchant has captured the order (its answer to
+    // that webhook), PAYMENT.CAPTURE.COMPLETED follows; then the buyer goes back to the return_url.
+    if (path === '/checkoutnow' || path === '/checkoutnow/approve') {
+      const params = new URLSearchParams(req.method === 'POST' ? raw : new URL(req.url ?? '/', 'http://x').search);
+      const order = orders.get(params.get('token') ?? '');
+      if (!order) return json(404, { name: 'RESOURCE_NOT_FOUND', message: 'The specified resource does not exist.' });
+      const unit = order.purchase_units[0];
+      const back = order.payment_source?.paypal?.experience_context?.return_url ?? '/';
+      if (req.method === 'POST' && path === '/checkoutnow/approve') {
+        order.status = 'APPROVED';
+        await fake.sendEvent('CHECKOUT.ORDER.APPROVED', { id: order.id, status: 'APPROVED', intent: 'CAPTURE', purchase_units: order.purchase_units });
+        if (captured.includes(order.id)) await fake.sendEvent('PAYMENT.CAPTURE.COMPLETED', fake.captureOf(order.id));
+        res.writeHead(303, { Location: back });
+        return res.end();
+      }
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      return res.end(
+        `<!doctype html><html lang="en"><head><title>Fake PayPal</title></head><body><main><h1>Fake PayPal</h1><p>Pay ${unit.amount.value} ${unit.amount.currency_code}</p><form method="post" action="/checkoutnow/approve"><input type="hidden" name="token" value="${order.id}"><button type="submit">Pay Now</button></form><a href="${back}">Cancel and return</a></main></body></html>`,
+      );
+    }
     if (req.method === 'POST' && path === '/v1/oauth2/token') {
       if (req.headers.authorization !== `Basic ${Buffer.from(`${fake.clientId}:${fake.clientSecret}`).toString('base64')}`) return json(401, { error: 'invalid_client', error_description: 'Client Authentication failed' });
       const token = `A21AA${randomBytes(12).toString('hex')}`;

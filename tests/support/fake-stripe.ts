@@ -25,6 +25,8 @@ export interface FakeStripe {
   sendEvent(type: string, object: Obj, options?: { id?: string; signature?: string | null; secret?: string; timestamp?: number }): Promise<{ status: number; body: any }>;
   /** The invoice.paid event Stripe sends for a subscription's period. */
   invoicePaid(subscriptionId: string, options?: { amount?: number; periodStart?: number; periodEnd?: number; invoiceId?: string }): Obj;
+  /** The invoice.payment_failed event's invoice Stripe sends when a renewal's charge is declined (attempt 1, 2, …). */
+  invoicePaymentFailed(subscriptionId: string, options?: { attempt?: number; invoiceId?: string }): Obj;
   stop(): Promise<void>;
 }
 
@@ -109,6 +111,11 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     };
   };
 
+  fake.invoicePaymentFailed = (subscriptionId, options = {}) => {
+    const paid = fake.invoicePaid(subscriptionId, { invoiceId: options.invoiceId });
+    return { ...paid, status: 'open', amount_paid: 0, attempt_count: options.attempt ?? 1, attempted: true, next_payment_attempt: now() + 3 * 24 * 3600 };
+  };
+
   async function pay(session: Obj): Promise<void> {
     session.status = 'complete';
     session.payment_status = 'paid';
@@ -178,6 +185,12 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       session.url = `${fake.url}/checkout/${session.id}`;
       sessions.set(session.id, session);
       return json(res, 200, session);
+    }
+    // Paying an invoice; the product only ever marks one paid out of band (settled through us).
+    const invoicePay = /^\/v1\/invoices\/([\w]+)\/pay$/.exec(path);
+    if (req.method === 'POST' && invoicePay) {
+      if (body.paid_out_of_band !== 'true') return stripeError(res, 400, 'This fake pays invoices out of band only.');
+      return json(res, 200, { id: invoicePay[1], object: 'invoice', status: 'paid', paid_out_of_band: true });
     }
     const subPath = /^\/v1\/subscriptions\/([\w]+)$/.exec(path);
     if (subPath) {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney as formatForPage, parseMajor, toMajorText } from '../../src/islands/user/billing/format.ts';
+import { currencyDigits as minorDigits, formatMinor as formatForPage, parseMajor, toMajorText } from '../../src/components/billing/money.ts';
 import { meteredLines } from '../../src/server/billing/metered.ts';
-import { minorDigits } from '../../src/server/billing/money.ts';
 import type { Plan } from '../../src/server/billing/plans.ts';
 import { adminRestrictionsFor, billingLimited, restrictionOverrides, restrictionsFor, withBillingLimit } from '../../src/server/users/restrictions.ts';
 

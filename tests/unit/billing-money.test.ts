@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decimalText, formatMicros, formatMinor, parseDecimal } from '../../src/components/billing/money.ts';
+import { decimalText, formatMicros, formatMinor, parseDecimal, parseMajor, toMajorText } from '../../src/components/billing/money.ts';
+import { fromDecimal, toDecimal } from '../../src/server/billing/gateways/paypal.ts';
 import { countries, currencies, gmtOffsets, isCurrency, timeZones } from '../../src/server/billing/geo.ts';
 import { appRouteOf } from '../../src/islands/app/routes.ts';
 
@@ -45,5 +46,27 @@ describe('plan routes', () => {
     expect(appRouteOf('/admin/plan/abc/fixed')).toBe('adminPlan');
     expect(appRouteOf('/admin/plan/abc/fixed/invoices')).toBeNull();
     expect(appRouteOf('/admin/subscriptions')).toBe('adminSubscriptions');
+  });
+});
+
+describe('the one money module', () => {
+  it('parses typed major units into minor units above 0 and shows them back, per the currency', () => {
+    expect(parseMajor('12.5', 'EUR')).toBe(1250);
+    expect(parseMajor('0', 'EUR')).toBeNull();
+    expect(parseMajor('1.5', 'JPY')).toBeNull();
+    expect(parseMajor('1.005', 'KWD')).toBe(1005);
+    expect(toMajorText(5, 'EUR')).toBe('0.05');
+    expect(toMajorText(1200, 'JPY')).toBe('1200');
+    // Far past a float's exact range, still exact.
+    expect(formatMinor(9_007_199_254_740_991, 'USD', 'en')).toBe('$90,071,992,547,409.91');
+    expect(formatMinor(-1999, 'EUR', 'en')).toBe('-€19.99');
+  });
+
+  it('reads and writes PayPal’s decimal strings through it, refusing anything else', () => {
+    expect(toDecimal(1000, 'USD')).toBe('10.00');
+    expect(toDecimal(500, 'JPY')).toBe('500');
+    expect(fromDecimal('10.00', 'USD')).toBe(1000);
+    expect(fromDecimal('10', 'USD')).toBe(1000);
+    for (const bad of ['10,00', '10.001', '-1', '', '1e3']) expect(fromDecimal(bad, 'USD')).toBeNull();
   });
 });

@@ -2,6 +2,7 @@
  * Countries, currencies and time zones (SPEC §9) from the runtime's own CLDR and IANA data
  * (`Intl`), so they stay as current as Node's ICU and no table is written by hand.
  */
+import { currencyDigits } from '../../components/billing/money.ts';
 
 export interface Currency {
   code: string;
@@ -21,10 +22,8 @@ export function isCurrency(code: string): boolean {
   return currencyCodes.has(code);
 }
 
-/** Minor-unit digits of an ISO 4217 currency, as Intl formats it. */
-export function currencyDigits(code: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
-}
+/** Minor-unit digits of an ISO 4217 currency, as Intl formats it (the one money module's). */
+export { currencyDigits };
 
 export function currencies(locale = 'en'): Currency[] {
   const names = new Intl.DisplayNames([locale], { type: 'currency', fallback: 'code' });

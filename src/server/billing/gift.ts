@@ -8,7 +8,8 @@ import { validate } from '../http/validate.ts';
 import { createNotification } from '../notifications/service.ts';
 import { lockBilling } from './invoices.ts';
 import { creditBalance } from './ledger.ts';
-import { assertAmount, assertCurrency, formatMoney } from './money.ts';
+import { formatMinor } from '../../components/billing/money.ts';
+import { assertAmount, assertCurrency } from './money.ts';
 import { activePlanFor } from './plans.ts';
 
 const GiftInput = z.strictObject({
@@ -39,7 +40,7 @@ export async function giftCredit(ctx: AppContext, actor: User, id: string | unde
     await recordAudit(ctx, trx, actor, { action: 'user.credit', target_type: 'user', target_id: target.id, target_label: target.email, after: { amount_minor: amount, currency, note, transaction_id: result.id } });
     const notificationId = await createNotification(
       { ...ctx, db: trx },
-      { userId: target.id, category: 'gift', title: 'You received credit', description: `${formatMoney(amount, currency)} was added to your balance. ${note}`, action: { type: 'route', params: { id: null, route: 'Billing', button: 'Billing' } } },
+      { userId: target.id, category: 'gift', title: 'You received credit', description: `${formatMinor(amount, currency, 'en')} was added to your balance. ${note}`, action: { type: 'route', params: { id: null, route: 'Billing', button: 'Billing' } } },
     );
     return { result, notificationId };
   });

@@ -1,6 +1,6 @@
 import { PDFDocument, rgb, StandardFonts, type PDFFont } from 'pdf-lib';
 import type { InvoiceData } from './ledger-views.ts';
-import { formatMoney } from './money.ts';
+import { formatMinor } from '../../components/billing/money.ts';
 
 /** The standard PDF fonts speak WinAnsi only: anything else is shown as "?" rather than failing the download. */
 function safe(font: PDFFont, text: string): string {
@@ -74,12 +74,12 @@ export async function invoicePdf(invoice: InvoiceData, appName: string): Promise
   for (const line of a.lines) {
     text(line.description, 50);
     right(`${line.quantity} ${line.unit}`, 420);
-    right(formatMoney(line.amount_minor, a.currency), 545);
+    right(formatMinor(line.amount_minor, a.currency, 'en'), 545);
     y -= 18;
   }
   page.drawLine({ start: { x: 300, y: y + 6 }, end: { x: 545, y: y + 6 }, thickness: 0.5, color: muted });
   y -= 12;
   text('Total', 300, 12, bold);
-  right(formatMoney(a.total_minor, a.currency), 545, 12, bold);
+  right(formatMinor(a.total_minor, a.currency, 'en'), 545, 12, bold);
   return doc.save();
 }

@@ -5,7 +5,8 @@ import type { PaymentDriver } from '../../../db/schema.ts';
 import type { AppContext } from '../context.ts';
 import { createNotification } from '../notifications/service.ts';
 import { issueInvoice, lockBilling, type InvoiceLine } from './invoices.ts';
-import { assertAmount, assertCurrency, currencyMismatch, formatMoney } from './money.ts';
+import { formatMinor } from '../../components/billing/money.ts';
+import { assertAmount, assertCurrency, currencyMismatch } from './money.ts';
 import { FAILED_PAYMENTS_LIMIT, syncBillingLimit } from './restriction.ts';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -116,15 +117,16 @@ export async function recordPayment(ctx: AppContext, input: PaymentInput): Promi
  * settles as many as its amount covers. Returns what was left of `amount` (null: settle all).
  */
 async function resolveFailedPayments(trx: Kysely<Database>, userId: string, at: string, options: { amount: number | null; subscriptionId?: string | undefined }): Promise<number> {
-  let q = trx.selectFrom('failed_payments').select(['id', 'invoice_id', 'amount_minor']).where('user_id', '=', userId).where('resolved_at', 'is', null);
+  let q = trx.selectFrom('failed_payments').select(['id', 'invoice_id', 'amount_minor', 'debt_ref']).where('user_id', '=', userId).where('resolved_at', 'is', null);
   if (options.subscriptionId) q = q.where('subscription_id', '=', options.subscriptionId);
   const open = await q.orderBy('created_at').orderBy('id').execute();
   let left = options.amount ?? Number.POSITIVE_INFINITY;
   const settled: typeof open = [];
-  for (const failed of open) {
-    if (Number(failed.amount_minor) > left) break;
-    left -= Number(failed.amount_minor);
-    settled.push(failed);
+  // Retries of one debt are owed once: paying it settles them all.
+  for (const debt of debts(open)) {
+    if (debt.amountMinor > left) break;
+    left -= debt.amountMinor;
+    settled.push(...debt.rows);
   }
   if (settled.length) {
     await trx.updateTable('failed_payments').set({ resolved_at: at }).where('id', 'in', settled.map((f) => f.id)).execute();
@@ -132,6 +134,22 @@ async function resolveFailedPayments(trx: Kysely<Database>, userId: string, at: 
     if (invoices.length) await trx.updateTable('invoices').set({ status: 'paid', paid_at: at }).where('id', 'in', invoices).where('status', '=', 'unpaid').execute();
   }
   return Number.isFinite(left) ? left : 0;
+}
+
+/**
+ * Open failed payments grouped into what is owed, oldest first: the attempts at one provider
+ * invoice (same debt_ref) are one debt of the largest amount tried; a row without one is its own.
+ */
+function debts<T extends { id: string; amount_minor: number | string; debt_ref: string | null }>(rows: T[]): { amountMinor: number; rows: T[] }[] {
+  const groups = new Map<string, { amountMinor: number; rows: T[] }>();
+  for (const row of rows) {
+    const key = row.debt_ref ? `ref:${row.debt_ref}` : `id:${row.id}`;
+    const group = groups.get(key) ?? { amountMinor: 0, rows: [] };
+    group.amountMinor = Math.max(group.amountMinor, Number(row.amount_minor));
+    group.rows.push(row);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
 }
 
 export interface FailedPaymentInput {
@@ -143,6 +161,8 @@ export interface FailedPaymentInput {
   reason: string;
   reference: string;
   invoiceId?: string | null;
+  /** The provider's id of what is owed (its invoice), when it retries one charge: owed once however often it fails. */
+  debtRef?: string | null;
 }
 
 /**
@@ -159,7 +179,7 @@ export async function failPayment(ctx: AppContext, trx: Kysely<Database>, input:
     .execute();
   await trx
     .insertInto('failed_payments')
-    .values({ id: randomUUID(), user_id: input.userId, subscription_id: input.subscriptionId, invoice_id: input.invoiceId ?? null, amount_minor: input.amountMinor, currency: input.currency, driver: input.driver, reason: input.reason, resolved_at: null, created_at: at })
+    .values({ id: randomUUID(), user_id: input.userId, subscription_id: input.subscriptionId, invoice_id: input.invoiceId ?? null, amount_minor: input.amountMinor, currency: input.currency, driver: input.driver, reason: input.reason, resolved_at: null, created_at: at, debt_ref: input.debtRef ?? null })
     .execute();
   const open = await trx.selectFrom('failed_payments').select((eb) => eb.fn.countAll<number | string>().as('n')).where('user_id', '=', input.userId).where('resolved_at', 'is', null).executeTakeFirst();
   const count = Number(open?.n ?? 0);
@@ -172,7 +192,7 @@ export async function failPayment(ctx: AppContext, trx: Kysely<Database>, input:
       userId: input.userId,
       category: 'insufficient-balance',
       title: limited ? 'Your account is limited' : 'A payment failed',
-      description: `${formatMoney(input.amountMinor, input.currency)} could not be charged${input.reason ? `: ${input.reason}` : ''}.${limited ? ' Uploads and downloads are paused until the outstanding amount is paid.' : ''}`,
+      description: `${formatMinor(input.amountMinor, input.currency, 'en')} could not be charged${input.reason ? `: ${input.reason}` : ''}.${limited ? ' Uploads and downloads are paused until the outstanding amount is paid.' : ''}`,
       action: { type: 'route', params: { id: null, route: 'Billing', button: 'Billing' } },
     },
   );
@@ -182,7 +202,7 @@ export async function failPayment(ctx: AppContext, trx: Kysely<Database>, input:
 /** A payment that did not go through (a provider's failed renewal, a charge the balance cannot cover). Idempotent by reference. */
 export async function recordFailedPayment(
   ctx: AppContext,
-  input: { userId: string; subscriptionId: string | null; amountMinor: number; currency: string; driver: string; reason: string; reference: string },
+  input: { userId: string; subscriptionId: string | null; amountMinor: number; currency: string; driver: string; reason: string; reference: string; debtRef?: string | null },
 ): Promise<void> {
   const amount = assertAmount(input.amountMinor);
   const currency = assertCurrency(input.currency);
@@ -199,13 +219,15 @@ export async function recordFailedPayment(
 export async function outstandingFor(ctx: AppContext, userId: string): Promise<{ amountMinor: number; currency: string } | null> {
   const rows = await ctx.db
     .selectFrom('failed_payments')
-    .select(['currency', (eb) => eb.fn.sum<number | string>('amount_minor').as('total')])
+    .select(['id', 'currency', 'amount_minor', 'debt_ref'])
     .where('user_id', '=', userId)
     .where('resolved_at', 'is', null)
-    .groupBy('currency')
+    .orderBy('created_at')
+    .orderBy('id')
     .execute();
-  const row = rows[0];
-  return row ? { amountMinor: Number(row.total), currency: row.currency } : null;
+  const currency = rows[0]?.currency;
+  if (!currency) return null;
+  return { amountMinor: debts(rows.filter((r) => r.currency === currency)).reduce((sum, d) => sum + d.amountMinor, 0), currency };
 }
 
 /** An admin's gift: a completed credit added to the balance (driver `system`), no invoice (nothing was paid). Inside a billing transaction. */

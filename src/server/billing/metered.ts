@@ -8,7 +8,7 @@ import { validate } from '../http/validate.ts';
 import { createNotification } from '../notifications/service.ts';
 import type { InvoiceLine } from './invoices.ts';
 import { accountFor } from './ledger.ts';
-import { formatMoney, minorDigits } from './money.ts';
+import { currencyDigits, formatMinor } from '../../components/billing/money.ts';
 import { activePlanFor, getPlan, type Plan, type Subscription } from './plans.ts';
 import { startSubscription } from './subscriptions.ts';
 import { lockBilling } from './invoices.ts';
@@ -31,7 +31,7 @@ export const previousDay = (at: Date) => dayOf(new Date(at.getTime() - DAY_MS));
 function priced(units: bigint, unitDivisor: bigint, micros: number | null, currency: string): number {
   if (!micros) return 0;
   const den = unitDivisor * MICROS;
-  const num = units * BigInt(micros) * 10n ** BigInt(minorDigits(currency));
+  const num = units * BigInt(micros) * 10n ** BigInt(currencyDigits(currency));
   return Number((num + den / 2n) / den);
 }
 
@@ -133,7 +133,7 @@ export async function checkBillingAlert(ctx: AppContext, subscription: Subscript
     userId: subscription.user_id,
     category: 'billing-alert',
     title: 'Billing alert',
-    description: `This month's estimated cost is ${formatMoney(estimate.amount_minor, estimate.currency)}, past your alert of ${formatMoney(Number(account.alert_minor), estimate.currency)}.`,
+    description: `This month's estimated cost is ${formatMinor(estimate.amount_minor, estimate.currency, 'en')}, past your alert of ${formatMinor(Number(account.alert_minor), estimate.currency, 'en')}.`,
     action: { type: 'route', params: { id: null, route: 'Billing', button: 'Billing' } },
   });
   return true;

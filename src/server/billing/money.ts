@@ -1,5 +1,7 @@
 import { type AppError, validationError } from '../http/errors.ts';
 
+// Validation of amounts and currencies; formatting and parsing are the one money module's (components/billing/money.ts).
+
 /** ISO 4217 codes the runtime knows (Intl, a maintained source: issue 15 §8). */
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -20,15 +22,4 @@ export function assertCurrency(value: unknown, field = 'currency'): string {
 
 export function currencyMismatch(account: string, given: string): AppError {
   return validationError({ currency: [`This account is billed in ${account}; the amount is in ${given}.`] }, `This account is billed in ${account}; the amount is in ${given}.`);
-}
-
-/** Digits after the decimal point of the currency's minor unit (2 for EUR, 0 for JPY), from Intl. */
-export function minorDigits(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-}
-
-/** The amount for display (`€12.34`): formatting only, the stored value stays integer minor units. */
-export function formatMoney(amountMinor: number, currency: string, locale = 'en'): string {
-  const digits = minorDigits(currency);
-  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amountMinor / 10 ** digits);
 }

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { isUniqueViolation } from '../admin/users/queries.ts';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, notFound, validationError } from '../http/errors.ts';
 import { validate } from '../http/validate.ts';
 import { createNotification } from '../notifications/service.ts';
+import { getSettings } from '../settings/service.ts';
 import { gatewayFor } from './gateways/gateway.ts';
 import { newReference, recordFailedPayment, recordPayment } from './ledger.ts';
 import { DRIVERS, type Driver, enabledDrivers } from './payment-settings.ts';
@@ -41,6 +43,7 @@ function presentSubscription(s: Subscription, plan: Plan | null) {
 function presentPlan(p: Plan) {
   return {
     id: p.id,
+    type: p.type,
     name: p.name,
     description: p.description,
     currency: p.currency,
@@ -48,14 +51,24 @@ function presentPlan(p: Plan) {
     amount_minor: Number(p.amount_minor ?? 0),
     storage_bytes: p.storage_bytes === null ? null : Number(p.storage_bytes),
     max_team_members: p.max_team_members,
+    // Metered plans: prices in millionths of the major unit per unit, and the monthly fee.
+    storage_gb_day_micros: p.storage_gb_day_micros === null ? null : Number(p.storage_gb_day_micros),
+    bandwidth_gb_micros: p.bandwidth_gb_micros === null ? null : Number(p.bandwidth_gb_micros),
+    member_day_micros: p.member_day_micros === null ? null : Number(p.member_day_micros),
+    flat_fee_minor: p.flat_fee_minor === null ? null : Number(p.flat_fee_minor),
   };
 }
 
-/** The billing page's state: the current subscription, the fixed plans open to subscribers, the payment methods on offer. */
+/**
+ * The billing page's state: the current subscription, the plans open to subscribers (metered ones
+ * on a metered instance, fixed ones otherwise), the payment methods on offer.
+ */
 export async function subscriptionState(ctx: AppContext, user: User) {
+  const { subscription_type: type } = await getSettings(ctx);
+  const planType = type === 'metered' ? 'metered' : 'fixed';
   const [current, plans, drivers] = await Promise.all([
     activePlanFor(ctx, user.id),
-    ctx.db.selectFrom('plans').selectAll().where('type', '=', 'fixed').where('status', '=', 'active').orderBy('amount_minor').orderBy('name').execute(),
+    ctx.db.selectFrom('plans').selectAll().where('type', '=', planType).where('status', '=', 'active').orderBy(planType === 'fixed' ? 'amount_minor' : 'flat_fee_minor').orderBy('name').execute(),
     enabledDrivers(ctx),
   ]);
   return {
@@ -161,34 +174,41 @@ export async function startSubscription(
   if (!plan) throw new Error(`startSubscription: no plan ${input.planId}`);
   const id = randomUUID();
   const now = ctx.clock.now().toISOString();
-  await ctx.db.transaction().execute(async (trx) => {
-    // One running subscription per user: an older one (another provider, a metered plan) completes.
-    await trx
-      .updateTable('subscriptions')
-      .set({ status: 'completed', ends_at: now, updated_at: now })
-      .where('user_id', '=', input.userId)
-      .where('status', 'in', ['active', 'cancelled'])
-      .execute();
-    await trx
-      .insertInto('subscriptions')
-      .values({
-        id,
-        user_id: input.userId,
-        plan_id: plan.id,
-        status: 'active',
-        driver: input.driver,
-        provider_ref: input.providerRef,
-        amount_minor: plan.amount_minor,
-        currency: plan.currency,
-        interval: plan.interval,
-        current_period_start: input.periodStart,
-        current_period_end: input.periodEnd,
-        ends_at: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-  });
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      // One running subscription per user: an older one (another provider, a metered plan) completes.
+      await trx
+        .updateTable('subscriptions')
+        .set({ status: 'completed', ends_at: now, updated_at: now })
+        .where('user_id', '=', input.userId)
+        .where('status', 'in', ['active', 'cancelled'])
+        .execute();
+      await trx
+        .insertInto('subscriptions')
+        .values({
+          id,
+          user_id: input.userId,
+          plan_id: plan.id,
+          status: 'active',
+          driver: input.driver,
+          provider_ref: input.providerRef,
+          amount_minor: plan.amount_minor,
+          currency: plan.currency,
+          interval: plan.interval,
+          current_period_start: input.periodStart,
+          current_period_end: input.periodEnd,
+          ends_at: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    });
+  } catch (error) {
+    // The unique index on (driver, provider_ref): another delivery of the same first payment made the row meanwhile.
+    const winner = input.providerRef && input.driver !== 'balance' && isUniqueViolation(error) ? await subscriptionByProviderRef(ctx, input.driver, input.providerRef) : null;
+    if (winner) return winner.id;
+    throw error;
+  }
   await createNotification(ctx, {
     userId: input.userId,
     category: 'subscription-created',
@@ -236,6 +256,6 @@ export async function recordRenewal(
   return 'recorded';
 }
 
-export async function recordFailedRenewal(ctx: AppContext, s: Subscription, failed: { amountMinor: number; currency: string; reason: string; reference: string }): Promise<void> {
-  await recordFailedPayment(ctx, { userId: s.user_id, subscriptionId: s.id, amountMinor: failed.amountMinor, currency: failed.currency.toUpperCase(), driver: providerOf(s), reason: failed.reason, reference: failed.reference });
+export async function recordFailedRenewal(ctx: AppContext, s: Subscription, failed: { amountMinor: number; currency: string; reason: string; reference: string; debtRef?: string | null }): Promise<void> {
+  await recordFailedPayment(ctx, { userId: s.user_id, subscriptionId: s.id, amountMinor: failed.amountMinor, currency: failed.currency.toUpperCase(), driver: providerOf(s), reason: failed.reason, reference: failed.reference, debtRef: failed.debtRef ?? null });
 }

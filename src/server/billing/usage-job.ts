@@ -7,6 +7,7 @@ import { issueInvoice, lockBilling } from './invoices.ts';
 import { accountFor, failPayment, newReference } from './ledger.ts';
 import { checkBillingAlert, meteredLines, monthPeriod, previousDay, usageBetween } from './metered.ts';
 import type { Plan, Subscription } from './plans.ts';
+import { completeEndedSubscriptions } from './subscription-end.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -113,10 +114,11 @@ export async function closePeriod(ctx: AppContext, subscriptionId: string, plan:
 
 /**
  * The daily metered run, for the day before `ctx.clock` (the last complete UTC day): usage rows,
- * then the periods that have ended, then the billing alerts. Every step is idempotent, so the
+ * then the periods that have ended, then the billing alerts, then the cancelled subscriptions whose
+ * end has passed (subscription-end.ts). Every step is idempotent, so the
  * hourly schedule, a restart or `npm run billing:run` twice never charges twice.
  */
-export async function runBillingDay(ctx: AppContext): Promise<{ day: string; usage: number; charged: number; failed: number; alerts: number }> {
+export async function runBillingDay(ctx: AppContext): Promise<{ day: string; usage: number; charged: number; failed: number; alerts: number; completed: number }> {
   const now = ctx.clock.now();
   const day = previousDay(now);
   const usage = await recordUsageDay(ctx, day);
@@ -136,7 +138,8 @@ export async function runBillingDay(ctx: AppContext): Promise<{ day: string; usa
     }
     if (subscription.status !== 'completed' && (await checkBillingAlert(ctx, subscription, plan, now))) alerts += 1;
   }
-  return { day, usage, charged, failed, alerts };
+  const completed = await completeEndedSubscriptions(ctx);
+  return { day, usage, charged, failed, alerts, completed };
 }
 
 /** Runs the metered day hourly (the day's rows are written once; later runs find them). */

@@ -9,6 +9,7 @@ import { parseStripeEvent } from './gateways/stripe-events.ts';
 import { recordPayment } from './ledger.ts';
 import { driverKeys, type Driver } from './payment-settings.ts';
 import { getPlan } from './plans.ts';
+import { openProviderDebts, settleProviderDebts } from './settle-provider.ts';
 import { endSubscription, markCancelled, markResumed, recordFailedRenewal, recordRenewal, startSubscription, subscriptionByProviderRef } from './subscriptions.ts';
 
 /**
@@ -121,6 +122,7 @@ async function act(ctx: AppContext, driver: Driver, verified: VerifiedEvent, eve
       if (String(event.amountMinor) !== m.amount_minor || event.currency !== m.currency.toUpperCase()) {
         return ignore(ctx, driver, verified, 'amount differs from the checkout', { expected: `${m.amount_minor} ${m.currency}`, paid: `${event.amountMinor} ${event.currency}` });
       }
+      const debts = m.purpose === 'outstanding' ? await openProviderDebts(ctx, userId) : [];
       await recordPayment(ctx, {
         userId,
         amountMinor: event.amountMinor,
@@ -130,6 +132,8 @@ async function act(ctx: AppContext, driver: Driver, verified: VerifiedEvent, eve
         note: m.purpose === 'top-up' ? 'Balance top-up' : 'Outstanding payments',
         purpose: m.purpose,
       });
+      // The renewals it settled are closed at their provider too, so they are not charged again.
+      await settleProviderDebts(ctx, userId, debts);
       return;
     }
     case 'subscription.paid': {

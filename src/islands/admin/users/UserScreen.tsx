@@ -92,7 +92,7 @@ export default function UserScreen({ params }: AdminScreenProps) {
           </nav>
           {tab === 'details' && <UserDetailsTab user={user} onChanged={(changed) => setState({ status: 'ready', user: changed })} />}
           {tab === 'storage' && <UserStorageTab userId={id} onChanged={reload} />}
-          {tab === 'subscription' && <UserSubscriptionTab />}
+          {tab === 'subscription' && <UserSubscriptionTab userId={id} />}
           {tab === 'password' && <UserPasswordTab user={user} />}
           {tab === 'delete' && <UserDeleteTab userId={id} />}
           {!TABS.includes(tab) && <p className="notice-danger">{t('admin_users.unknown_tab')}</p>}

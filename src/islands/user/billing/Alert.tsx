@@ -3,7 +3,7 @@ import { ApiError } from '../../../stores/api.ts';
 import { useT } from '../../../stores/i18n.ts';
 import { toast } from '../../../stores/ui.ts';
 import { billingApi } from './api.ts';
-import { formatMoney, minorDigits, parseMajor, toMajorText } from './format.ts';
+import { currencyDigits, formatMinor, parseMajor, toMajorText } from '../../../components/billing/money.ts';
 
 /** The billing alert (metered plans): a notification once a month when the estimate passes the amount. */
 export function Alert({ currency, alertMinor, onSaved }: { currency: string; alertMinor: number | null; onSaved: (alert: number | null) => void }) {
@@ -29,7 +29,7 @@ export function Alert({ currency, alertMinor, onSaved }: { currency: string; ale
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const amount = parseMajor(text, currency);
-    if (amount === null) return setError(t('billing_ledger.alert_invalid', { digits: minorDigits(currency) }));
+    if (amount === null) return setError(t('billing_ledger.alert_invalid', { digits: currencyDigits(currency) }));
     void save(amount);
   };
 
@@ -58,7 +58,7 @@ export function Alert({ currency, alertMinor, onSaved }: { currency: string; ale
         <p id="billing-alert-error" role="alert" className="field-error mt-2">{error}</p>
       ) : (
         <p id="billing-alert-current" className="mt-2 text-xs text-muted">
-          {alertMinor === null ? t('billing_ledger.alert_unset') : t('billing_ledger.alert_current', { amount: formatMoney(alertMinor, currency) })}
+          {alertMinor === null ? t('billing_ledger.alert_unset') : t('billing_ledger.alert_current', { amount: formatMinor(alertMinor, currency) })}
         </p>
       )}
     </section>

@@ -4,7 +4,7 @@ import { formatDate } from '../../../stores/dates.ts';
 import { useT } from '../../../stores/i18n.ts';
 import { $user } from '../../../stores/user.ts';
 import type { BalanceData } from './api.ts';
-import { formatMoney, parseMajor } from './format.ts';
+import { formatMinor, parseMajor } from '../../../components/billing/money.ts';
 
 /**
  * The balance section: what is on the account, what is owed (open failed payments) and the metered
@@ -34,14 +34,14 @@ export function Balance({ balance, onPay }: { balance: BalanceData['attributes']
         <dl className="grid gap-4 sm:grid-cols-3">
           <div>
             <dt className="text-xs font-semibold tracking-wide text-muted uppercase">{t('billing_ledger.balance_label')}</dt>
-            <dd className="mt-1 text-2xl font-bold tabular-nums" data-testid="balance-amount">{formatMoney(b.balance_minor, b.currency)}</dd>
+            <dd className="mt-1 text-2xl font-bold tabular-nums" data-testid="balance-amount">{formatMinor(b.balance_minor, b.currency)}</dd>
           </div>
           <div>
             <dt className="text-xs font-semibold tracking-wide text-muted uppercase">{t('billing_ledger.estimate_label')}</dt>
             <dd className="mt-1">
               {b.cost_estimate ? (
                 <>
-                  <span className="text-2xl font-bold tabular-nums">{formatMoney(b.cost_estimate.amount_minor, b.cost_estimate.currency)}</span>
+                  <span className="text-2xl font-bold tabular-nums">{formatMinor(b.cost_estimate.amount_minor, b.cost_estimate.currency)}</span>
                   <span className="block text-xs text-muted">
                     {t('billing_ledger.estimate_period', { start: formatDate(b.cost_estimate.period_start), end: formatDate(b.cost_estimate.period_end) })}
                   </span>
@@ -54,7 +54,7 @@ export function Balance({ balance, onPay }: { balance: BalanceData['attributes']
           <div>
             <dt className="text-xs font-semibold tracking-wide text-muted uppercase">{t('billing_ledger.outstanding_label')}</dt>
             <dd className={`mt-1 text-2xl font-bold tabular-nums ${b.outstanding ? 'text-danger-text' : ''}`} data-testid="outstanding-amount">
-              {formatMoney(b.outstanding?.amount_minor ?? 0, b.outstanding?.currency ?? b.currency)}
+              {formatMinor(b.outstanding?.amount_minor ?? 0, b.outstanding?.currency ?? b.currency)}
             </dd>
           </div>
         </dl>

@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { Dialog } from 'radix-ui';
 import { CreditCard } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
+import { formatMicros, formatMinor } from '../../../components/billing/money.ts';
 import { LoadFailedCard, LoadingCard } from '../../../components/LoadStates.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useTitle } from '../../../components/useTitle.ts';
@@ -18,6 +19,7 @@ export type Driver = 'stripe' | 'paystack' | 'paypal';
 
 interface Plan {
   id: string;
+  type: 'fixed' | 'metered';
   name: string;
   description: string;
   currency: string;
@@ -25,6 +27,10 @@ interface Plan {
   amount_minor: number;
   storage_bytes: number | null;
   max_team_members: number | null;
+  storage_gb_day_micros: number | null;
+  bandwidth_gb_micros: number | null;
+  member_day_micros: number | null;
+  flat_fee_minor: number | null;
 }
 interface Subscription {
   id: string;
@@ -42,15 +48,6 @@ interface BillingState {
   subscription: Subscription | null;
   plans: Plan[];
   drivers: Driver[];
-}
-
-/** Minor units shown in the page language, without a float: the amount goes to Intl as a decimal string. */
-export function formatMoney(amountMinor: number, currency: string, locale: string): string {
-  const format = new Intl.NumberFormat(locale, { style: 'currency', currency });
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  const padded = String(Math.abs(amountMinor)).padStart(digits + 1, '0');
-  const decimal = digits ? `${padded.slice(0, -digits)}.${padded.slice(-digits)}` : padded;
-  return format.format(`${amountMinor < 0 ? '-' : ''}${decimal}` as unknown as number);
 }
 
 const DRIVER_NAMES: Record<Driver, string> = { stripe: 'billing_pay.driver_stripe', paystack: 'billing_pay.driver_paystack', paypal: 'billing_pay.driver_paypal' };
@@ -103,8 +100,17 @@ export function PaymentMethodDialog({ open, title, description, drivers, onChoos
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** A metered plan's monthly fee and unit prices, as the plan card lists them. */
+function meteredTerms(t: Translate, plan: Plan, locale: string): { price: string; lines: string[] } {
+  const lines: string[] = [];
+  if (plan.storage_gb_day_micros) lines.push(t('billing_accept.metered_storage', { price: formatMicros(plan.storage_gb_day_micros, plan.currency, locale) }));
+  if (plan.bandwidth_gb_micros) lines.push(t('billing_accept.metered_bandwidth', { price: formatMicros(plan.bandwidth_gb_micros, plan.currency, locale) }));
+  if (plan.member_day_micros) lines.push(t('billing_accept.metered_members', { price: formatMicros(plan.member_day_micros, plan.currency, locale) }));
+  return { price: t('billing_accept.metered_price', { fee: formatMinor(plan.flat_fee_minor ?? 0, plan.currency, locale) }), lines };
+}
+
 function priceLabel(t: Translate, amountMinor: number, currency: string, interval: string | null, locale: string) {
-  const price = formatMoney(amountMinor, currency, locale);
+  const price = formatMinor(amountMinor, currency, locale);
   return interval === 'year' ? t('billing_pay.per_year', { price }) : t('billing_pay.per_month', { price });
 }
 
@@ -119,6 +125,8 @@ export default function BillingScreen() {
   // A single charge under way (SPEC §1): paying what is outstanding, or topping the balance up.
   const [paying, setPaying] = useState<{ purpose: 'outstanding' | 'top-up'; amountMinor?: number } | null>(null);
   const [busy, setBusy] = useState(false);
+  // Remounts the balance sections when a metered subscription starts (their top-up form and estimate appear).
+  const [sectionsKey, setSectionsKey] = useState(0);
   const returned = new URLSearchParams(location.search).has('checkout');
 
   const load = useCallback(() => {
@@ -152,6 +160,21 @@ export default function BillingScreen() {
       if (res.data.url) location.assign(res.data.url);
     } catch (error) {
       toast('danger', error instanceof ApiError ? error.message : errorText(error));
+    }
+  };
+
+  // A metered plan is paid from the balance: no provider, no popup; the balance is topped up below.
+  const subscribeMetered = async (plan: Plan) => {
+    setBusy(true);
+    try {
+      await api.post('/api/billing/subscription/metered', { plan_id: plan.id });
+      setState((await api.get<{ data: BillingState }>('/api/billing/subscription')).data);
+      setSectionsKey((k) => k + 1);
+      toast('success', t('billing_accept.metered_subscribed', { plan: plan.name }));
+    } catch (error) {
+      toast('danger', error instanceof ApiError ? error.message : errorText(error));
+    } finally {
+      setBusy(false);
     }
   };
 
@@ -194,7 +217,7 @@ export default function BillingScreen() {
                     </span>
                   </p>
                   <p className="mt-1 text-sm text-muted">
-                    {sub.amount_minor !== null && `${priceLabel(t, sub.amount_minor, sub.currency, sub.interval, locale)} · `}
+                    {sub.amount_minor !== null ? `${priceLabel(t, sub.amount_minor, sub.currency, sub.interval, locale)} · ` : sub.driver === 'balance' ? `${t('billing_accept.paid_from_balance')} · ` : ''}
                     {sub.status === 'cancelled' && sub.ends_at
                       ? t('billing_pay.ends_on', { date: formatDate(sub.ends_at) })
                       : t('billing_pay.renews_on', { date: formatDate(sub.current_period_end) })}
@@ -226,11 +249,15 @@ export default function BillingScreen() {
               <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
                 {state.plans.map((plan) => {
                   const current = sub?.plan_id === plan.id;
+                  const metered = plan.type === 'metered' ? meteredTerms(t, plan, locale) : null;
                   return (
                     <li key={plan.id} className={`card flex flex-col p-5 ${current ? 'ring-2 ring-brand' : ''}`} aria-label={plan.name}>
                       <h3 className="font-bold">{plan.name}</h3>
-                      <p className="mt-1 text-2xl font-bold tracking-tight">{priceLabel(t, plan.amount_minor, plan.currency, plan.interval, locale)}</p>
+                      <p className="mt-1 text-2xl font-bold tracking-tight">{metered ? metered.price : priceLabel(t, plan.amount_minor, plan.currency, plan.interval, locale)}</p>
                       <ul className="mt-3 flex-1 space-y-1 text-sm text-muted">
+                        {metered?.lines.map((line) => (
+                          <li key={line}>{line}</li>
+                        ))}
                         {plan.storage_bytes !== null && <li>{t('billing_pay.plan_storage', { size: formatSize(plan.storage_bytes) })}</li>}
                         {plan.max_team_members !== null && <li>{t('billing_pay.plan_members', { count: plan.max_team_members })}</li>}
                         {plan.description && <li>{plan.description}</li>}
@@ -242,13 +269,13 @@ export default function BillingScreen() {
                           <button
                             type="button"
                             className="btn-secondary w-full"
-                            disabled={busy || sub.status !== 'active' || sub.driver === 'balance'}
+                            disabled={busy || sub.status !== 'active' || sub.driver === 'balance' || plan.type === 'metered'}
                             onClick={() => void act(() => api.patch('/api/billing/subscription', { plan_id: plan.id }), 'billing_pay.plan_changed')}
                           >
                             {t('billing_pay.switch_plan')}
                           </button>
                         ) : (
-                          <button type="button" className="btn-primary w-full" onClick={() => setChoosing(plan)}>
+                          <button type="button" className="btn-primary w-full" disabled={busy} onClick={() => (plan.type === 'metered' ? void subscribeMetered(plan) : setChoosing(plan))}>
                             {t('billing_pay.choose_plan')}
                           </button>
                         )}
@@ -260,7 +287,7 @@ export default function BillingScreen() {
             )}
           </section>
 
-          <BillingSections onPay={(purpose, amountMinor) => setPaying({ purpose, amountMinor })} />
+          <BillingSections key={sectionsKey} onPay={(purpose, amountMinor) => setPaying({ purpose, amountMinor })} />
         </div>
       )}
       <PaymentMethodDialog

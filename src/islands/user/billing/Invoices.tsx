@@ -3,7 +3,7 @@ import { Spinner } from '../../../components/Spinner.tsx';
 import { formatDate } from '../../../stores/dates.ts';
 import { useT } from '../../../stores/i18n.ts';
 import { billingApi, type InvoiceData } from './api.ts';
-import { formatMoney } from './format.ts';
+import { formatMinor } from '../../../components/billing/money.ts';
 import { usePaged } from './usePaged.ts';
 
 /** The billing page's invoices: each opens the printable page /invoices/{id} or downloads its PDF. */
@@ -47,7 +47,7 @@ export function InvoiceRows({ rows, loading, error, more, reload, showUser = fal
             <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${a.status === 'paid' ? 'bg-success/12 text-success-text' : 'bg-danger/12 text-danger-text'}`}>
               {t(a.status === 'paid' ? 'billing_ledger.invoice_paid' : 'billing_ledger.invoice_unpaid')}
             </span>
-            <span className="ml-auto font-semibold tabular-nums">{formatMoney(a.total_minor, a.currency)}</span>
+            <span className="ml-auto font-semibold tabular-nums">{formatMinor(a.total_minor, a.currency)}</span>
             <a className="btn-secondary px-2 py-1 text-xs" href={`${a.url}.pdf`} download aria-label={t('billing_ledger.download_invoice', { number: a.number })}>
               <Download className="size-4" aria-hidden />
               {t('billing_ledger.pdf')}

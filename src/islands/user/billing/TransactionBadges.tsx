@@ -1,6 +1,6 @@
 import { useT } from '../../../stores/i18n.ts';
 import type { TransactionData } from './api.ts';
-import { formatMoney } from './format.ts';
+import { formatMinor } from '../../../components/billing/money.ts';
 
 const STATUS_CLASS: Record<TransactionData['attributes']['status'], string> = {
   completed: 'bg-success/12 text-success-text',
@@ -20,7 +20,7 @@ export function SignedAmount({ row }: { row: TransactionData['attributes'] }) {
   return (
     <span className={`font-semibold tabular-nums whitespace-nowrap ${credit ? 'text-success-text' : ''} ${row.status !== 'completed' ? 'line-through decoration-muted/70 opacity-75' : ''}`}>
       {credit ? '+' : '−'}
-      {formatMoney(row.amount_minor, row.currency)}
+      {formatMinor(row.amount_minor, row.currency)}
     </span>
   );
 }

@@ -23,7 +23,8 @@ export type BillingEvent =
     }
   /** Paystack: the subscription made after a first charge gets its own code. */
   | { kind: 'subscription.linked'; providerRef: string; newRef: string; periodEnd: string | null }
-  | { kind: 'subscription.failed'; providerRef: string; amountMinor: number; currency: string; reason: string; reference: string }
+  /** debtRef: the provider's invoice the failed attempt was for (its retries share it), null when it does not say. */
+  | { kind: 'subscription.failed'; providerRef: string; amountMinor: number; currency: string; reason: string; reference: string; debtRef: string | null }
   | { kind: 'subscription.updated'; providerRef: string; cancelAtPeriodEnd: boolean; periodEnd: string | null }
   | { kind: 'subscription.ended'; providerRef: string; at: string }
   /** PayPal: the buyer approved an order; we capture it (the capture's own webhook records the payment). */

@@ -61,7 +61,7 @@ function mapPaypal(event: Obj): BillingEvent {
     case 'BILLING.SUBSCRIPTION.PAYMENT.FAILED': {
       const failed = minor(r.billing_info?.last_failed_payment?.amount, 'value');
       if (!failed || typeof r.id !== 'string') return { kind: 'ignored' };
-      return { kind: 'subscription.failed', providerRef: r.id, ...failed, reason: 'The PayPal payment for the renewal failed.', reference: derivedReference('paypal', `${event.id}`) };
+      return { kind: 'subscription.failed', providerRef: r.id, ...failed, reason: 'The PayPal payment for the renewal failed.', reference: derivedReference('paypal', `${event.id}`), debtRef: null };
     }
     case 'BILLING.SUBSCRIPTION.SUSPENDED':
       return typeof r.id === 'string' ? { kind: 'subscription.updated', providerRef: r.id, cancelAtPeriodEnd: true, periodEnd: null } : { kind: 'ignored' };

@@ -1,3 +1,4 @@
+import { currencyDigits, decimalText, parseDecimal } from '../../../components/billing/money.ts';
 import type { AppContext } from '../../context.ts';
 import type { DriverKeys } from '../payment-settings.ts';
 import type { Plan } from '../plans.ts';
@@ -32,27 +33,14 @@ export function paypalApi(ctx: AppContext, keys: Pick<DriverKeys['paypal'], 'cli
   };
 }
 
-/** Digits after the decimal point of a currency (ISO 4217, from the runtime's ICU data). */
-export function currencyDigits(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-}
-
 /** Minor units as PayPal's decimal string ("10.00"), without floats. */
 export function toDecimal(amountMinor: number, currency: string): string {
-  const digits = currencyDigits(currency);
-  if (digits === 0) return String(amountMinor);
-  const s = String(amountMinor).padStart(digits + 1, '0');
-  return `${s.slice(0, -digits)}.${s.slice(-digits)}`;
+  return decimalText(amountMinor, currencyDigits(currency));
 }
 
-/** PayPal's decimal string back to minor units; null when it is not one. */
+/** PayPal's decimal string ("10.00": digits, a point, digits) back to minor units; null when it is not one. */
 export function fromDecimal(value: string, currency: string): number | null {
-  const digits = currencyDigits(currency);
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(value);
-  if (!match) return null;
-  const fraction = (match[2] ?? '').padEnd(digits, '0');
-  if (fraction.length > digits) return null;
-  return Number(match[1]) * 10 ** digits + Number(fraction || '0');
+  return /^\d+(?:\.\d+)?$/.test(value) ? parseDecimal(value, currencyDigits(currency)) : null;
 }
 
 /** The checkout metadata in PayPal's custom_id (at most 127 characters): `reference|user|purpose|amount|currency|plan`. */

@@ -71,7 +71,7 @@ function mapPaystack(event: Obj): BillingEvent {
     case 'invoice.payment_failed': {
       const code = d.subscription?.subscription_code;
       if (typeof code !== 'string') return { kind: 'ignored' };
-      return { kind: 'subscription.failed', providerRef: code, amountMinor: Number(d.amount), currency: String(d.transaction?.currency ?? d.currency ?? '').toUpperCase(), reason: 'The Paystack payment for the renewal failed.', reference: derivedReference('paystack', `${d.invoice_code}:failed`) };
+      return { kind: 'subscription.failed', providerRef: code, amountMinor: Number(d.amount), currency: String(d.transaction?.currency ?? d.currency ?? '').toUpperCase(), reason: 'The Paystack payment for the renewal failed.', reference: derivedReference('paystack', `${d.invoice_code}:failed`), debtRef: typeof d.invoice_code === 'string' ? d.invoice_code : null };
     }
     case 'subscription.not_renew':
       return typeof d.subscription_code === 'string' ? { kind: 'subscription.updated', providerRef: d.subscription_code, cancelAtPeriodEnd: true, periodEnd: iso(d.next_payment_date) } : { kind: 'ignored' };

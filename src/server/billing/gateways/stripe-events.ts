@@ -33,6 +33,8 @@ function mapStripe(event: Obj): BillingEvent {
       if (o.mode !== 'payment' || o.payment_status !== 'paid') return { kind: 'ignored' };
       return { kind: 'payment.succeeded', metadata: readMetadata(o.metadata), amountMinor: Number(o.amount_total), currency: String(o.currency ?? '').toUpperCase() };
     case 'invoice.paid': {
+      // Paid out of band: a renewal the user settled through us (settle-provider.ts), recorded then.
+      if (o.paid_out_of_band === true) return { kind: 'ignored' };
       const providerRef = subscriptionIdOf(o);
       const period = o.lines?.data?.[0]?.period ?? {};
       const periodStart = isoFromUnix(period.start);
@@ -44,7 +46,7 @@ function mapStripe(event: Obj): BillingEvent {
     case 'invoice.payment_failed': {
       const providerRef = subscriptionIdOf(o);
       if (!providerRef) return { kind: 'ignored' };
-      return { kind: 'subscription.failed', providerRef, amountMinor: Number(o.amount_due), currency: String(o.currency ?? '').toUpperCase(), reason: 'The card payment for the renewal failed.', reference: derivedReference('stripe', `${o.id}:${o.attempt_count ?? 1}`) };
+      return { kind: 'subscription.failed', providerRef, amountMinor: Number(o.amount_due), currency: String(o.currency ?? '').toUpperCase(), reason: 'The card payment for the renewal failed.', reference: derivedReference('stripe', `${o.id}:${o.attempt_count ?? 1}`), debtRef: typeof o.id === 'string' ? o.id : null };
     }
     case 'customer.subscription.updated':
       return { kind: 'subscription.updated', providerRef: String(o.id), cancelAtPeriodEnd: o.cancel_at_period_end === true, periodEnd: isoFromUnix(o.items?.data?.[0]?.current_period_end ?? o.current_period_end) };
