@@ -10,6 +10,20 @@ import type { Database } from './schema.ts';
 export type DB = Kysely<Database>;
 export type { Database } from './schema.ts';
 
+/** The pieces of a pg Pool the metrics read (src/server/metrics/registry.ts). */
+export interface PoolUse {
+  readonly totalCount: number;
+  readonly idleCount: number;
+  readonly waitingCount: number;
+}
+
+const pools = new WeakMap<DB, PoolUse>();
+
+/** The PostgreSQL pool behind `db`; null on SQLite (one connection, no pool). */
+export function pgPoolOf(db: DB): PoolUse | null {
+  return pools.get(db) ?? null;
+}
+
 /** Opens the database that `DATABASE_URL` names: a SQLite file by default, PostgreSQL for postgres:// URLs. */
 export async function openDatabase(database: Config['database']): Promise<DB> {
   if (database.dialect === 'postgres') {
@@ -17,7 +31,9 @@ export async function openDatabase(database: Config['database']): Promise<DB> {
     // Integers beyond 2^31 (bigint counts, sums of sizes) come back as numbers, not strings.
     pg.types.setTypeParser(20, (v) => Number(v));
     const pool = new pg.Pool({ connectionString: database.url, max: 10, connectionTimeoutMillis: 10_000 });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    pools.set(db, pool);
+    return db;
   }
   const { default: SQLite } = await import('better-sqlite3');
   mkdirSync(path.dirname(database.file), { recursive: true });

@@ -3,6 +3,8 @@
 declare namespace App {
   interface Locals {
     ctx: import('./server/context.ts').AppContext;
+    /** The matched route's pattern (`/api/browse/folders/[id]`), read back by the host for the request metrics. */
+    routePattern?: string;
     /** Who is signed in (a session cookie or a bearer token); link holders are resolved per route. */
     principal: import('./server/auth/principal.ts').UserPrincipal | null;
     /** `principal.user`, for the code that only needs the account. */

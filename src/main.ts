@@ -16,6 +16,7 @@ import { scheduleUserDeletions } from './server/admin/users/deletion.ts';
 import { scheduleBillingDay } from './server/billing/usage-job.ts';
 import { closeEventStreams } from './server/live/hub.ts';
 import { logEventLoopStats } from './server/host/loop-stats.ts';
+import { startDraining } from './server/health/drain.ts';
 
 /** The process entry: config, context, migrations, then the HTTP server; SIGTERM drains and closes. */
 async function main(): Promise<void> {
@@ -45,6 +46,11 @@ async function main(): Promise<void> {
     throw error;
   }
   wireListeners(ctx);
+  // prom-client is loaded only when metrics are on: it costs memory at rest, which matters (README, Benchmarks).
+  if (config.metricsToken) {
+    const { createMetrics } = await import('./server/metrics/registry.ts');
+    ctx.metrics = await createMetrics(ctx);
+  }
   const { results } = await migrateToLatest(ctx.db);
   for (const r of results ?? []) ctx.logger.info({ migration: r.migrationName }, 'migrated');
   await bootstrapAdmin(ctx);
@@ -69,9 +75,29 @@ async function main(): Promise<void> {
   const stopLoopStats = loopStatsMs > 0 ? logEventLoopStats(ctx.logger, loopStatsMs) : () => {};
 
   let stopping = false;
+  let drainNow: (() => void) | null = null;
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal during SHUTDOWN_DELAY_SECONDS skips the rest of the delay.
+      drainNow?.();
+      return;
+    }
     stopping = true;
+    // /readyz fails from now on: load balancers that probe it stop sending new requests.
+    startDraining(ctx);
+    if (config.shutdownDelayMs > 0) {
+      ctx.logger.info({ signal, delay_ms: config.shutdownDelayMs }, 'shutting down: readiness fails, still serving until the delay ends');
+      const timer = setTimeout(() => drainNow?.(), config.shutdownDelayMs);
+      drainNow = () => {
+        drainNow = null;
+        clearTimeout(timer);
+        drain(signal);
+      };
+      return;
+    }
+    drain(signal);
+  };
+  const drain = (signal: string) => {
     ctx.logger.info({ signal }, 'shutting down: finishing in-flight requests');
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();

@@ -18,6 +18,8 @@ wireSecondFactors();
 /** The principal (auth/principal.ts), CSRF and the route guard, for every page and endpoint Astro serves. */
 export const onRequest = defineMiddleware(async (context, next) => {
   const { locals, request, cookies, url } = context;
+  // The metrics' route label (src/server/metrics/route-label.ts): the pattern, never the raw path.
+  locals.routePattern = context.routePattern;
   const ctx = locals.ctx;
   const view = viewOfAstro(context);
   let identity: Identity;

@@ -5,6 +5,7 @@ import type { Config } from './config/env.ts';
 import { createEventBus, type EventBus } from './events/bus.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
+import type { Metrics } from './metrics/registry.ts';
 import { storedMailConfig } from './settings/mail.ts';
 
 export interface Clock {
@@ -20,6 +21,8 @@ export interface AppContext {
   mailer: Mailer;
   clock: Clock;
   logger: Logger;
+  /** Prometheus metrics (metrics/registry.ts): set by the server process only when METRICS_TOKEN is. */
+  metrics?: Metrics;
 }
 
 export async function createContext(config: Config, overrides: Partial<AppContext> = {}): Promise<AppContext> {

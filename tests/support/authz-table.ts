@@ -787,7 +787,9 @@ export const NOT_ITEM_ROUTES = [/^\w+ \/api\/admin\//, /^\w+ \/api\/setup\//, /^
  * user only their own events, and its refusals (signed out, a wrong token, another user's events,
  * the cap) are tested in tests/integration/live-events.test.ts.
  */
-export const NOT_ITEM_DATA_ROUTES = ['branding', 'favicon', 'avatars', 'live events'];
+export const NOT_ITEM_DATA_ROUTES = ['branding', 'favicon', 'avatars', 'live events',
+  // Probes and metrics: no user, no item (tests/integration/health-metrics.test.ts).
+  'healthz', 'readyz', 'metrics'];
 
 /** `METHOD /api/path/[param]` for every method every file under src/pages/api serves. */
 export function apiRoutesOnDisk(dir = API_DIR, prefix = '/api'): string[] {

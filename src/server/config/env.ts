@@ -63,6 +63,11 @@ const EnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: flag.default('false'),
   S3_CHECKSUMS: z.enum(['when_supported', 'when_required']).default('when_supported'),
+  // GET /metrics (src/server/metrics/): off unless set; then scrapes send `Authorization: Bearer <token>`.
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 24`)').optional(),
+  // On SIGTERM, /readyz fails at once but requests are still served this long before the drain
+  // begins, so a load balancer that probes readiness takes the node out before its port closes.
+  SHUTDOWN_DELAY_SECONDS: z.coerce.number().int().min(0).max(300).default(0),
   // Test-only: names a crash point (src/server/faults.ts) at which the process kills itself.
   CLOUD_DRIVE_FAULT: z.enum(FAULTS).optional(),
 }).superRefine((env, issues) => {
@@ -122,6 +127,10 @@ export interface Config {
   oauthBaseUrls: { google: string | null; github: string | null; facebook: string | null };
   /** STRIPE_API_BASE, PAYSTACK_API_BASE, PAYPAL_API_BASE: the providers' API origins (defaults: the real ones). */
   paymentApiBases: { stripe: string; paystack: string; paypal: string };
+  /** METRICS_TOKEN: the bearer token of GET /metrics; null switches metrics off (prom-client is never loaded). */
+  metricsToken: string | null;
+  /** SHUTDOWN_DELAY_SECONDS: how long after SIGTERM the server keeps serving (readiness failing) before it drains. */
+  shutdownDelayMs: number;
   /** Test-only fault injection (CLOUD_DRIVE_FAULT); null in production. */
   fault: Fault | null;
 }
@@ -189,6 +198,8 @@ function toConfig(env: Env, cwd: string): Config {
       paystack: env.PAYSTACK_API_BASE ?? 'https://api.paystack.co',
       paypal: env.PAYPAL_API_BASE ?? 'https://api-m.paypal.com',
     },
+    metricsToken: env.METRICS_TOKEN ?? null,
+    shutdownDelayMs: env.SHUTDOWN_DELAY_SECONDS * 1000,
     fault: env.CLOUD_DRIVE_FAULT ?? null,
   };
 }

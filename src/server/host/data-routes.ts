@@ -11,6 +11,8 @@ import { handleRequestUpload, isRequestUpload } from '../upload-requests/data-pl
 import { isAvatarRequest, serveAvatar } from '../http/avatars.ts';
 import { isBrandingRequest, serveBranding, serveFavicon } from '../site/branding.ts';
 import { EVENTS_PATH, handleEvents } from '../live/stream.ts';
+import { HEALTHZ_PATH, READYZ_PATH, serveHealthz, serveReadyz } from '../health/routes.ts';
+import { METRICS_PATH, serveMetrics } from '../metrics/endpoint.ts';
 
 /**
  * The data plane's routes: requests whose bytes we stream ourselves (with backpressure) instead of
@@ -23,22 +25,35 @@ export interface DataRoute {
   handle: (ctx: AppContext, req: IncomingMessage, res: ServerResponse, pathname: string) => Promise<void>;
   /** Served even before installation and during maintenance (the logos those pages show). */
   open?: boolean;
+  /** File bytes moving: counted as an active transfer in the metrics while it runs (downloads on GET, uploads on POST, PUT and PATCH). */
+  transfer?: 'download' | 'upload';
 }
 
 export const DATA_ROUTES: DataRoute[] = [
+  // Probes and metrics first: no session lookup, no maintenance or installation check, no rate limit.
+  { name: 'healthz', match: (p) => p === HEALTHZ_PATH, handle: serveHealthz, open: true },
+  { name: 'readyz', match: (p) => p === READYZ_PATH, handle: serveReadyz, open: true },
+  { name: 'metrics', match: (p) => p === METRICS_PATH, handle: serveMetrics, open: true },
   { name: 'branding', match: (p) => isBrandingRequest(p), handle: serveBranding, open: true },
   { name: 'favicon', match: (p, m) => p === '/favicon.ico' && (m === 'GET' || m === 'HEAD'), handle: serveFavicon, open: true },
   { name: 'avatars', match: (p) => isAvatarRequest(p), handle: serveAvatar },
-  { name: 'upload', match: (p) => p === '/api/upload', handle: handlePlainUpload },
-  { name: 'upload-tus', match: (p) => isTusRequest(p), handle: handleTus },
+  { name: 'upload', match: (p) => p === '/api/upload', handle: handlePlainUpload, transfer: 'upload' },
+  { name: 'upload-tus', match: (p) => isTusRequest(p), handle: handleTus, transfer: 'upload' },
   { name: 'upload-remote', match: (p) => isRemoteUploadRequest(p), handle: handleRemoteUpload },
-  { name: 'file download', match: isFileRequest, handle: serveFile },
+  { name: 'file download', match: isFileRequest, handle: serveFile, transfer: 'download' },
   { name: 'thumbnails', match: isThumbnailRequest, handle: serveThumbnail },
-  { name: 'zip download', match: isZipRequest, handle: serveZip },
-  { name: 'shared upload', match: (p) => isSharedUploadRequest(p), handle: handleSharedUpload },
-  { name: 'upload-request upload', match: (p) => isRequestUpload(p), handle: handleRequestUpload },
+  { name: 'zip download', match: isZipRequest, handle: serveZip, transfer: 'download' },
+  { name: 'shared upload', match: (p) => isSharedUploadRequest(p), handle: handleSharedUpload, transfer: 'upload' },
+  { name: 'upload-request upload', match: (p) => isRequestUpload(p), handle: handleRequestUpload, transfer: 'upload' },
   { name: 'live events', match: (p) => p === EVENTS_PATH, handle: handleEvents },
 ];
+
+/** Whether this request moves file bytes, and which way (the metrics' active transfers). */
+export function transferOf(route: DataRoute, method: string): 'download' | 'upload' | null {
+  if (route.transfer === 'download') return method === 'GET' ? 'download' : null;
+  if (route.transfer === 'upload') return method === 'POST' || method === 'PUT' || method === 'PATCH' ? 'upload' : null;
+  return null;
+}
 
 export function findDataRoute(pathname: string, method: string): DataRoute | undefined {
   return DATA_ROUTES.find((route) => route.match(pathname, method));

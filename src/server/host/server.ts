@@ -4,7 +4,8 @@ import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { AppContext } from '../context.ts';
 import { DIST } from './dist-path.ts';
-import { findDataRoute } from './data-routes.ts';
+import { findDataRoute, transferOf } from './data-routes.ts';
+import { observeRequest } from '../metrics/requests.ts';
 import { staticAssets } from './static.ts';
 import { dataPlaneRefusal } from '../site/maintenance.ts';
 import { API_BODY_LIMIT_BYTES } from './body-limit.ts';
@@ -30,6 +31,8 @@ export async function createHttpServer(ctx: AppContext): Promise<http.Server> {
 
   const server = http.createServer((req, res) => {
     const pathname = (req.url ?? '/').split('?')[0] ?? '/';
+    // Counted under the route's name or pattern once the answer ends; '(unmatched)' until a route takes it.
+    const observed = observeRequest(ctx.metrics, req, res);
     const fail = (error: unknown) => {
       ctx.logger.error({ err: error, url: req.url }, 'data plane request failed');
       if (!res.headersSent) res.writeHead(500).end();
@@ -51,6 +54,9 @@ export async function createHttpServer(ctx: AppContext): Promise<http.Server> {
       return void astro(req, res, undefined, { ctx }).catch(fail);
     }
     if (data) {
+      observed.route({ kind: 'data', name: data.name });
+      const transfer = ctx.metrics ? transferOf(data, req.method ?? 'GET') : null;
+      if (transfer && ctx.metrics) res.once('close', ctx.metrics.transferStarted(transfer));
       const handle = async () => {
         const refusal = data.open ? null : await dataPlaneRefusal(ctx, req);
         if (!refusal) return data.handle(ctx, req, res, pathname);
@@ -61,6 +67,7 @@ export async function createHttpServer(ctx: AppContext): Promise<http.Server> {
     }
     // Astro renders an unmatched path without our locals; render our own 404 page instead.
     const notFoundPage = () => {
+      observed.route({ kind: 'unmatched' });
       if (pathname.startsWith('/api/')) {
         res.writeHead(404, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
         return void res.end(JSON.stringify({ message: 'Not found.' }));
@@ -70,8 +77,16 @@ export async function createHttpServer(ctx: AppContext): Promise<http.Server> {
     };
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > API_BODY_LIMIT_BYTES) return refuse(413, `The request body is too large: at most ${API_BODY_LIMIT_BYTES} bytes here.`);
-    const toAstro = () => void astro(req, res, notFoundPage, { ctx }).catch(fail);
-    if (req.method === 'GET' || req.method === 'HEAD') return assets(req, res, toAstro);
+    const toAstro = () => {
+      // src/middleware.ts records the route's pattern in locals (Astro keeps this same object).
+      const locals: { ctx: AppContext; routePattern?: string } = { ctx };
+      observed.route(() => ({ kind: 'astro', pattern: locals.routePattern }));
+      void astro(req, res, notFoundPage, locals).catch(fail);
+    };
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      observed.route({ kind: 'static' });
+      return assets(req, res, toAstro);
+    }
     toAstro();
   });
   // CONNECT never reaches the request handler: Node hands the socket over (and drops it when nobody listens).

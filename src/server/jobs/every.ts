@@ -28,6 +28,7 @@ async function runRecorded(ctx: AppContext, label: string, job: () => Promise<un
   // The record is bookkeeping: a database hiccup while writing it must not stop the job itself.
   const record = (write: Promise<void>) => write.catch((error: unknown) => ctx.logger.warn({ err: error, job: label }, 'could not record a job run'));
   await record(recordJobStart(ctx, label, startedAt));
+  const started = performance.now();
   let failure: { error: unknown } | null = null;
   try {
     await job();
@@ -35,5 +36,6 @@ async function runRecorded(ctx: AppContext, label: string, job: () => Promise<un
     failure = { error };
     ctx.logger.error({ err: error }, `${label} failed`);
   }
+  ctx.metrics?.jobRun(label, failure !== null, (performance.now() - started) / 1000);
   await record(recordJobEnd(ctx, label, startedAt, failure));
 }
