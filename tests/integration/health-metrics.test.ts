@@ -162,6 +162,29 @@ describe('metrics with METRICS_TOKEN', () => {
   });
 });
 
+describe('readiness when the storage is down', () => {
+  it('answers 503 naming the storage check while the S3 server is away, 200 once it is back; liveness stays 200', async () => {
+    const server = await startServer({ storage: 's3' });
+    try {
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+      await server.s3!.pause();
+      const res = await fetch(`${server.url}/readyz`);
+      expect(res.status).toBe(503);
+      const body = await res.json();
+      expect(body).toMatchObject({ status: 'not_ready', message: 'The storage check failed.' });
+      expect(body.checks.storage.status).toBe('failed');
+      expect(body.checks.database.status).toBe('ok');
+      // The log line reaches the test through a pipe, after the answer.
+      await until(async () => (server.logs.some((l) => l.includes('readiness check failed') && l.includes('"check":"storage"')) ? true : undefined), 'the failure in the log');
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      await server.s3!.start();
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('graceful shutdown', () => {
   it('fails /readyz at once on SIGTERM while a slow download goes on, then drains it whole', async () => {
     const server = await startServer({ env: { METRICS_TOKEN: TOKEN, SHUTDOWN_DELAY_SECONDS: '120' } });
