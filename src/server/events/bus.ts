@@ -24,6 +24,11 @@ export interface DomainEvents {
     /** Too many ids to carry between nodes (notify-payload.ts): every listing of the owner's is stale. */
     everything?: true;
   };
+  /**
+   * Emitted by the PostgreSQL bus alone, to its `remote` listeners, when its lost LISTEN connection
+   * is back: what other nodes sent meanwhile was not heard (the live streams start over).
+   */
+  'bus.resumed': Record<string, never>;
 }
 
 /**
@@ -31,7 +36,7 @@ export interface DomainEvents {
  * is sent (live/hub.ts). Every other event stays on the node that emits it, because its listeners
  * do work that must happen once: `user.registered` (team invitations become notifications),
  * `user.password-reset`, `file.created` (thumbnails), `upload.finished` (an upload request records
- * the file; awaited by the upload).
+ * the file; awaited by the upload). `bus.resumed` is the bus's own, on the node it concerns.
  */
 export const CROSSING_EVENTS = ['notification.created', 'items.changed'] as const satisfies readonly (keyof DomainEvents)[];
 export type CrossingEvent = (typeof CROSSING_EVENTS)[number];

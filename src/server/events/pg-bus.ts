@@ -18,7 +18,9 @@ export const LISTENER_APPLICATION = 'cloud-drive events';
  * order emitted, through the pool. A connection of its own (not the pool's: LISTEN belongs to one
  * session) hears the other nodes and hands their events to the listeners that asked for `remote`.
  * It connects when the first such listener subscribes, so a command-line process never listens.
- * A lost connection is opened again with growing pauses; what was sent meanwhile is not heard.
+ * A lost connection is opened again with growing pauses; what was sent meanwhile is not heard, so
+ * once it is back the `remote` listeners get `bus.resumed` (the live streams close, and browsers
+ * reopen them: notifications replay from the table, listings are fetched again).
  */
 export function createPostgresEventBus(options: { db: DB; url: string; logger: Logger; nodeId?: string }): EventBus {
   const { db, url } = options;
@@ -49,6 +51,7 @@ export function createPostgresEventBus(options: { db: DB; url: string; logger: L
   let attempt = 0;
   let retry: NodeJS.Timeout | undefined;
   let connected: Promise<void> | null = null;
+  let heardBefore = false;
   let markReady: () => void = () => {};
   const firstConnection = new Promise<void>((resolve) => (markReady = resolve));
 
@@ -87,9 +90,11 @@ export function createPostgresEventBus(options: { db: DB; url: string; logger: L
     }
     if (closed) return void (await next.end().catch(() => undefined));
     client = next;
-    logger.info({ applicationName, reconnected: attempt > 0 }, 'event bus: listening to the other nodes');
+    logger.info({ applicationName, reconnected: heardBefore }, 'event bus: listening to the other nodes');
     attempt = 0;
     markReady();
+    if (heardBefore) listeners.deliver('bus.resumed', {}, true);
+    heardBefore = true;
   };
 
   const schedule = () => {

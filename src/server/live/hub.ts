@@ -74,6 +74,13 @@ function createHub(ctx: AppContext, audience: Audience): Hub {
     { remote: true },
   );
 
+  const closeAll = () => {
+    for (const streams of [...byUser.values()]) for (const stream of [...streams]) stream.close();
+  };
+  // This node may have missed other nodes' events: the browsers reconnect, replay the stored
+  // notifications after their last one and refetch what they show (stores/live.ts).
+  ctx.events.on('bus.resumed', closeAll, { remote: true });
+
   return {
     add(stream, max) {
       const streams = byUser.get(stream.userId) ?? new Set();
@@ -89,9 +96,7 @@ function createHub(ctx: AppContext, audience: Audience): Hub {
       if (!streams.size) byUser.delete(stream.userId);
     },
     count: (userId) => byUser.get(userId)?.size ?? 0,
-    closeAll() {
-      for (const streams of [...byUser.values()]) for (const stream of [...streams]) stream.close();
-    },
+    closeAll,
   };
 }
 
