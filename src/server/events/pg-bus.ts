@@ -60,14 +60,19 @@ export function createPostgresEventBus(options: { db: DB; url: string; logger: L
     const event = parseNotifyPayload(message.payload);
     if (!event || !crossesNodes(event.name)) return logger.warn({ payload: message.payload.slice(0, 200) }, 'ignored a message on the event channel');
     if (event.node === node) return;
-    for (const result of listeners.deliver(event.name, event.payload, true)) {
-      if (result instanceof Promise) result.catch((error: unknown) => logger.error({ err: error, event: event.name }, 'event listener failed'));
+    const failed = (error: unknown) => logger.error({ err: error, event: event.name }, 'event listener failed');
+    // A listener that throws must not take the LISTEN connection's event handling down with it.
+    try {
+      for (const result of listeners.deliver(event.name, event.payload, true)) if (result instanceof Promise) result.catch(failed);
+    } catch (error) {
+      failed(error);
     }
   };
 
   const connect = async (): Promise<void> => {
     const { default: pgModule } = await import('pg');
-    const next = new pgModule.Client({ connectionString: url, application_name: applicationName, keepAlive: true });
+    // TCP keep-alive after 10 s idle: a connection a network silently dropped is noticed, not waited on for hours.
+    const next = new pgModule.Client({ connectionString: url, application_name: applicationName, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     let lost = false;
     const onLost = (error?: unknown) => {
       if (lost) return;
