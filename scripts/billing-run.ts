@@ -22,6 +22,8 @@ try {
   await migrateToLatest(ctx.db);
   const result = await runBillingDay(ctx);
   console.log(JSON.stringify(result));
+  // On PostgreSQL the notices it stored are sent on to the app nodes, whose open streams show them.
+  await ctx.events.close();
   await ctx.db.destroy();
 } catch (error) {
   console.error(error instanceof ConfigError ? error.message : error);

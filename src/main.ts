@@ -14,7 +14,7 @@ import { recoverUploads } from './server/uploads/recover.ts';
 import { scheduleBlobReconciler } from './server/blobs/reconcile.ts';
 import { scheduleUserDeletions } from './server/admin/users/deletion.ts';
 import { scheduleBillingDay } from './server/billing/usage-job.ts';
-import { closeEventStreams } from './server/live/hub.ts';
+import { closeEventStreams, hubFor } from './server/live/hub.ts';
 import { logEventLoopStats } from './server/host/loop-stats.ts';
 import { startDraining } from './server/health/drain.ts';
 
@@ -51,6 +51,10 @@ async function main(): Promise<void> {
     const { createMetrics } = await import('./server/metrics/registry.ts');
     ctx.metrics = await createMetrics(ctx);
   }
+  // The live streams' listeners hear every node: on PostgreSQL this opens the LISTEN connection,
+  // and the node takes no request before it hears the others.
+  hubFor(ctx);
+  await ctx.events.ready();
   const { results } = await migrateToLatest(ctx.db);
   for (const r of results ?? []) ctx.logger.info({ migration: r.migrationName }, 'migrated');
   await bootstrapAdmin(ctx);
@@ -111,6 +115,7 @@ async function main(): Promise<void> {
       await stopDeletions();
       await stopBilling();
       stopLoopStats();
+      await ctx.events.close();
       await ctx.db.destroy();
       ctx.logger.info('stopped');
       process.exit(0);

@@ -3,6 +3,7 @@ import { openDatabase, type DB } from '../../db/index.ts';
 import { createLocalBlobStore, type BlobStore } from './blobs/store.ts';
 import type { Config } from './config/env.ts';
 import { createEventBus, type EventBus } from './events/bus.ts';
+import { createPostgresEventBus } from './events/pg-bus.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import type { Metrics } from './metrics/registry.ts';
@@ -27,16 +28,22 @@ export interface AppContext {
 
 export async function createContext(config: Config, overrides: Partial<AppContext> = {}): Promise<AppContext> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
+  const db = overrides.db ?? (await openDatabase(config.database));
   const ctx: AppContext = {
     config,
     logger,
-    db: overrides.db ?? (await openDatabase(config.database)),
+    db,
     blobs: overrides.blobs ?? (await createBlobStore(config, logger)),
-    events: overrides.events ?? createEventBus(),
+    events: overrides.events ?? createBusFor(config, db, logger),
     mailer: overrides.mailer ?? (await createMailer(config, logger, () => storedMailConfig(ctx))),
     clock: overrides.clock ?? { now: () => new Date() },
   };
   return ctx;
+}
+
+/** One process on SQLite: the in-process bus. On PostgreSQL, other nodes may share the database: LISTEN/NOTIFY carries events between them. */
+function createBusFor(config: Config, db: DB, logger: Logger): EventBus {
+  return config.database.dialect === 'postgres' ? createPostgresEventBus({ db, url: config.database.url, logger }) : createEventBus();
 }
 
 /** The blob store STORAGE_DRIVER names: the data directory's disk, or an S3-compatible bucket. */

@@ -55,8 +55,10 @@ function connect(): void {
     if (body?.data) arrived(body.data);
   });
   es.addEventListener('items', (event) => {
-    const body = parse<{ folder_ids: (string | null)[]; item_ids: string[] }>(event);
-    if (body) itemsChanged(body.folder_ids, body.item_ids);
+    const body = parse<{ folder_ids: (string | null)[]; item_ids: string[]; everything?: true }>(event);
+    // Too large a change to name (it came from another app node): whatever is on screen is fetched again.
+    if (body?.everything) scheduleRefresh({ listing: true, tree: true });
+    else if (body) itemsChanged(body.folder_ids, body.item_ids);
   });
   es.addEventListener('error', () => {
     dropped = true;

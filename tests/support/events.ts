@@ -13,6 +13,8 @@ export interface OpenStream {
   body: any;
   events: SseEvent[];
   comments: string[];
+  /** The server ended the stream. */
+  ended: boolean;
   close(): void;
 }
 
@@ -23,7 +25,7 @@ export async function openEvents(client: Client, options: { bearer?: string; hea
   else if (client.cookies.size) headers.Cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   const abort = new AbortController();
   const res = await fetch(`${client.baseUrl}/api/events${options.query ?? ''}`, { headers, signal: abort.signal });
-  const stream: OpenStream = { status: res.status, headers: res.headers, body: null, events: [], comments: [], close: () => abort.abort() };
+  const stream: OpenStream = { status: res.status, headers: res.headers, body: null, events: [], comments: [], ended: false, close: () => abort.abort() };
   if (res.status !== 200) {
     stream.body = await res.json().catch(() => null);
     return stream;
@@ -37,7 +39,10 @@ async function read(res: Response, stream: OpenStream): Promise<void> {
   let buffer = '';
   for (;;) {
     const { value, done } = await reader.read();
-    if (done) return;
+    if (done) {
+      stream.ended = true;
+      return;
+    }
     buffer += value;
     let end = buffer.indexOf('\n\n');
     while (end >= 0) {

@@ -78,17 +78,31 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
  * Starts the built product (`node dist/host/main.mjs`, made by `npm run build`) on a free port with a fresh data dir and database;
  * with `reuse`, on a killed server's port, data dir and database (a restart), taking over its cleanup.
  */
-export async function startServer(options: { db?: TestDb; env?: Record<string, string>; reuse?: RunningServer; installed?: boolean; storage?: TestStorage } = {}): Promise<RunningServer> {
+export async function startServer(
+  options: { db?: TestDb; env?: Record<string, string>; reuse?: RunningServer; alongside?: RunningServer; installed?: boolean; storage?: TestStorage } = {},
+): Promise<RunningServer> {
   const reuse = options.reuse;
+  // A second app node: the first one's database, data dir and storage, on a port of its own; the first one cleans them up.
+  const alongside = options.alongside;
   // TEST_STORAGE=s3 runs a suite's servers on S3 (an s3rver each); the default is the local disk.
   const storage = options.storage ?? ((process.env.TEST_STORAGE as TestStorage | undefined) ?? 'local');
-  const s3 = reuse ? reuse.s3 : storage === 's3' ? await startS3() : null;
-  const storageEnv = s3?.env ?? {};
-  const db = reuse?.db ?? options.db ?? ((process.env.TEST_DB as TestDb | undefined) ?? 'sqlite');
-  const dataDir = reuse?.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'cd-test-')));
+  const s3 = reuse ? reuse.s3 : alongside ? null : storage === 's3' ? await startS3() : null;
+  const storageEnv = alongside?.storageEnv ?? s3?.env ?? {};
+  const db = reuse?.db ?? alongside?.db ?? options.db ?? ((process.env.TEST_DB as TestDb | undefined) ?? 'sqlite');
+  const dataDir = reuse?.dataDir ?? alongside?.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'cd-test-')));
   const port = reuse?.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const pgDb = reuse ? (reuse.databaseUrl ? { url: reuse.databaseUrl, drop: () => reuse.cleanup() } : null) : db === 'postgres' ? await createPgDatabase() : null;
+  const pgDb = reuse
+    ? reuse.databaseUrl
+      ? { url: reuse.databaseUrl, drop: () => reuse.cleanup() }
+      : null
+    : alongside
+      ? alongside.databaseUrl
+        ? { url: alongside.databaseUrl, drop: async () => {} }
+        : null
+      : db === 'postgres'
+        ? await createPgDatabase()
+        : null;
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     PORT: String(port),
@@ -105,7 +119,7 @@ export async function startServer(options: { db?: TestDb; env?: Record<string, s
   // The test runner's options are not the server's; a caller may still pass its own (a profile).
   if (!options.env?.NODE_OPTIONS) delete env.NODE_OPTIONS;
   // Tests get an installed instance unless they ask for a fresh one (the setup wizard's tests).
-  if (!reuse && options.installed !== false) await markDataInstalled(dataDir, pgDb?.url);
+  if (!reuse && !alongside && options.installed !== false) await markDataInstalled(dataDir, pgDb?.url);
   // The V8 flag `npm start` runs with (package.json): tests and benchmarks measure the same process.
   const child = spawn(process.execPath, ['--max-semi-space-size=2', 'dist/host/main.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
@@ -115,7 +129,7 @@ export async function startServer(options: { db?: TestDb; env?: Record<string, s
     if (process.env.TEST_SERVER_LOGS) console.log(logs.filter((l) => !l.includes('"level":30')).join('\n'));
     await pgDb?.drop();
     await s3?.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    if (!alongside) await rm(dataDir, { recursive: true, force: true });
   };
   try {
     await waitForListening(child, logs, exited);

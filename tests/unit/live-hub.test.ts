@@ -41,4 +41,20 @@ describe('the live hub', () => {
     closeEventStreams(ctx);
     expect(owner.closed() && other.closed()).toBe(true);
   });
+
+  it("passes an owner-wide change on as one, and ends every stream when the bus heard the other nodes again after a gap", async () => {
+    const ctx = fakeContext();
+    const asked: unknown[][] = [];
+    const hub = hubFor(ctx, async (_ctx, ownerId, folderIds, everything) => {
+      asked.push([ownerId, folderIds, everything]);
+      return [ownerId];
+    });
+    const owner = fakeStream('owner');
+    hub.add(owner.stream, 5);
+    ctx.events.emit('items.changed', { ownerId: 'owner', folderIds: [], itemIds: [], everything: true });
+    await expect.poll(() => owner.changes).toEqual([{ folderIds: [], itemIds: [], everything: true }]);
+    expect(asked).toEqual([['owner', [], true]]);
+    ctx.events.emit('bus.resumed', {});
+    expect(owner.closed()).toBe(true);
+  });
 });

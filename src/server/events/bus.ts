@@ -1,5 +1,3 @@
-import { EventEmitter } from 'node:events';
-
 /** Domain events. Later issues add their own; listeners must not throw. */
 export interface DomainEvents {
   'user.registered': { userId: string };
@@ -19,26 +17,90 @@ export interface DomainEvents {
    * the folders whose listing changed (null: the owner's home), `itemIds` the items themselves.
    * Who hears of it: live/audience.ts. Payloads stay JSON (another process may carry them).
    */
-  'items.changed': { ownerId: string; folderIds: (string | null)[]; itemIds: string[] };
+  'items.changed': {
+    ownerId: string;
+    folderIds: (string | null)[];
+    itemIds: string[];
+    /** Too many ids to carry between nodes (notify-payload.ts): every listing of the owner's is stale. */
+    everything?: true;
+  };
+  /**
+   * Emitted by the PostgreSQL bus alone, to its `remote` listeners, when its lost LISTEN connection
+   * is back: what other nodes sent meanwhile was not heard (the live streams start over).
+   */
+  'bus.resumed': Record<string, never>;
 }
+
+/**
+ * The events other app nodes hear (PostgreSQL, pg-bus.ts): what an open browser stream on any node
+ * is sent (live/hub.ts). Every other event stays on the node that emits it, because its listeners
+ * do work that must happen once: `user.registered` (team invitations become notifications),
+ * `user.password-reset`, `file.created` (thumbnails), `upload.finished` (an upload request records
+ * the file; awaited by the upload). `bus.resumed` is the bus's own, on the node it concerns.
+ */
+export const CROSSING_EVENTS = ['notification.created', 'items.changed'] as const satisfies readonly (keyof DomainEvents)[];
+export type CrossingEvent = (typeof CROSSING_EVENTS)[number];
+export const crossesNodes = (name: keyof DomainEvents): name is CrossingEvent => (CROSSING_EVENTS as readonly string[]).includes(name);
+
+export interface ListenOptions {
+  /**
+   * Also hear this event when another node emits it (only CROSSING_EVENTS travel). Without it a
+   * listener hears its own node's events only: work that must run once stays with the emitter.
+   */
+  remote?: boolean;
+}
+
+export type Listener<K extends keyof DomainEvents> = (payload: DomainEvents[K]) => void | Promise<void>;
 
 export interface EventBus {
   emit<K extends keyof DomainEvents>(name: K, payload: DomainEvents[K]): void;
   /** Emits and waits for every listener, async ones included (they must not reject). */
   emitAndWait<K extends keyof DomainEvents>(name: K, payload: DomainEvents[K]): Promise<void>;
-  on<K extends keyof DomainEvents>(name: K, listener: (payload: DomainEvents[K]) => void | Promise<void>): () => void;
+  on<K extends keyof DomainEvents>(name: K, listener: Listener<K>, options?: ListenOptions): () => void;
+  /** Resolves once this node hears the other nodes (at once with one process). */
+  ready(): Promise<void>;
+  /** Stops hearing the other nodes and waits for events still being sent to them (shutdown). */
+  close(): Promise<void>;
 }
 
-/** In-process bus. Several processes will fan out through the database later, behind the same interface. */
-export function createEventBus(): EventBus {
-  const emitter = new EventEmitter();
-  emitter.setMaxListeners(0);
+/** This process's listeners: what both buses deliver to. */
+export interface LocalListeners {
+  on: EventBus['on'];
+  /** Calls the listeners of `name` (only those that asked for `remote` when it came from another node); answers their results. */
+  deliver(name: keyof DomainEvents, payload: unknown, fromAnotherNode?: boolean): unknown[];
+}
+
+export function createLocalListeners(): LocalListeners {
+  const byName = new Map<keyof DomainEvents, Map<(payload: never) => unknown, ListenOptions>>();
   return {
-    emit: (name, payload) => void emitter.emit(name, payload),
-    emitAndWait: async (name, payload) => void (await Promise.all(emitter.listeners(name).map((listener) => (listener as (p: unknown) => unknown)(payload)))),
-    on(name, listener) {
-      emitter.on(name, listener);
-      return () => void emitter.off(name, listener);
+    on(name, listener, options = {}) {
+      const listeners = byName.get(name) ?? new Map();
+      byName.set(name, listeners);
+      // A copy per subscription, so the same function subscribed twice is two listeners, as with an EventEmitter.
+      const entry = (payload: never) => listener(payload);
+      listeners.set(entry, options);
+      return () => void listeners.delete(entry);
+    },
+    deliver(name, payload, fromAnotherNode = false) {
+      const results: unknown[] = [];
+      for (const [listener, options] of [...(byName.get(name) ?? [])]) {
+        if (!fromAnotherNode || options.remote) results.push(listener(payload as never));
+      }
+      return results;
     },
   };
 }
+
+/** The bus of one process (SQLite): every listener hears every event. */
+export function createEventBus(): EventBus {
+  const listeners = createLocalListeners();
+  return {
+    emit: (name, payload) => void listeners.deliver(name, payload),
+    emitAndWait: async (name, payload) => void (await Promise.all(listeners.deliver(name, payload))),
+    on: listeners.on,
+    ready: () => Promise.resolve(),
+    close: () => Promise.resolve(),
+  };
+}
+
+

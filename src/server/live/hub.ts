@@ -4,14 +4,15 @@ import { audienceFor } from './audience.ts';
 
 /**
  * The open event streams of this process, by user, and the bus listeners that feed them. Only the
- * sockets are process-local: what happened comes through the event bus (in-process today, the
- * database's LISTEN/NOTIFY across processes later), and a resumed stream re-reads the
- * notifications table, so any process can serve any stream.
+ * sockets are process-local: what happened comes through the event bus (in-process on SQLite, the
+ * database's LISTEN/NOTIFY from every node on PostgreSQL: the listeners ask for `remote`), and a
+ * resumed stream re-reads the notifications table, so any process can serve any stream.
  */
 export interface LiveStream {
   userId: string;
   notification(row: NotificationRow): void;
-  itemsChanged(change: { folderIds: (string | null)[]; itemIds: string[] }): void;
+  /** `everything`: every listing of the owner's changed (a change too large to name between nodes). */
+  itemsChanged(change: { folderIds: (string | null)[]; itemIds: string[]; everything?: true }): void;
   close(): void;
 }
 
@@ -45,25 +46,40 @@ function createHub(ctx: AppContext, audience: Audience): Hub {
   const byUser = new Map<string, Set<LiveStream>>();
   const fail = (error: unknown) => ctx.logger.error({ err: error }, 'live event delivery failed');
 
-  ctx.events.on('notification.created', ({ userId, notificationId }) => {
-    const streams = byUser.get(userId);
-    if (!streams?.size) return;
-    findNotification(ctx, userId, notificationId)
-      .then((row) => {
-        if (row) for (const stream of byUser.get(userId) ?? []) stream.notification(row);
-      })
-      .catch(fail);
-  });
+  ctx.events.on(
+    'notification.created',
+    ({ userId, notificationId }) => {
+      const streams = byUser.get(userId);
+      if (!streams?.size) return;
+      findNotification(ctx, userId, notificationId)
+        .then((row) => {
+          if (row) for (const stream of byUser.get(userId) ?? []) stream.notification(row);
+        })
+        .catch(fail);
+    },
+    { remote: true },
+  );
 
-  ctx.events.on('items.changed', ({ ownerId, folderIds, itemIds }) => {
-    if (byUser.size === 0) return;
-    const change = { folderIds: [...new Set(folderIds)], itemIds: [...new Set(itemIds)].slice(0, MAX_ITEM_IDS) };
-    audience(ctx, ownerId, change.folderIds)
-      .then((userIds) => {
-        for (const userId of new Set(userIds)) for (const stream of byUser.get(userId) ?? []) stream.itemsChanged(change);
-      })
-      .catch(fail);
-  });
+  ctx.events.on(
+    'items.changed',
+    ({ ownerId, folderIds, itemIds, everything }) => {
+      if (byUser.size === 0) return;
+      const change = { folderIds: [...new Set(folderIds)], itemIds: [...new Set(itemIds)].slice(0, MAX_ITEM_IDS), ...(everything ? { everything } : {}) };
+      audience(ctx, ownerId, change.folderIds, everything)
+        .then((userIds) => {
+          for (const userId of new Set(userIds)) for (const stream of byUser.get(userId) ?? []) stream.itemsChanged(change);
+        })
+        .catch(fail);
+    },
+    { remote: true },
+  );
+
+  const closeAll = () => {
+    for (const streams of [...byUser.values()]) for (const stream of [...streams]) stream.close();
+  };
+  // This node may have missed other nodes' events: the browsers reconnect, replay the stored
+  // notifications after their last one and refetch what they show (stores/live.ts).
+  ctx.events.on('bus.resumed', closeAll, { remote: true });
 
   return {
     add(stream, max) {
@@ -80,9 +96,7 @@ function createHub(ctx: AppContext, audience: Audience): Hub {
       if (!streams.size) byUser.delete(stream.userId);
     },
     count: (userId) => byUser.get(userId)?.size ?? 0,
-    closeAll() {
-      for (const streams of [...byUser.values()]) for (const stream of [...streams]) stream.close();
-    },
+    closeAll,
   };
 }
 

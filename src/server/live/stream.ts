@@ -11,6 +11,8 @@ import { hubFor, type LiveStream } from './hub.ts';
  *
  *     event: notification    id: <created_at>/<notification id>   data: { "data": <notification resource> }
  *     event: items           data: { "folder_ids": [...], "item_ids": [...] }   (null: home)
+ *                            or { "folder_ids": [], "item_ids": [], "everything": true }: all the
+ *                            owner's listings changed (another node's change too large to name)
  *     : heartbeat            every EVENTS_HEARTBEAT_MS
  *
  * Only notifications carry an id: a client that comes back with `Last-Event-ID` (or
@@ -76,7 +78,8 @@ export const handleEvents = dataRoute({
     const stream: LiveStream = {
       userId: user.id,
       notification: (row) => (replaying ? held.push(row) : sendNotification(row)),
-      itemsChanged: ({ folderIds, itemIds }) => write(`event: items\ndata: ${JSON.stringify({ folder_ids: folderIds, item_ids: itemIds })}\n\n`),
+      itemsChanged: ({ folderIds, itemIds, everything }) =>
+        write(`event: items\ndata: ${JSON.stringify({ folder_ids: folderIds, item_ids: itemIds, ...(everything ? { everything } : {}) })}\n\n`),
       close: () => {
         if (!res.writableEnded) res.end();
         cleanup();

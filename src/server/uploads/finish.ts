@@ -55,7 +55,9 @@ export async function finishUpload(ctx: AppContext, policy: UploadPolicy, input:
   const events: EventBus = {
     emit: (name, payload) => void pending.push(() => ctx.events.emit(name, payload)),
     emitAndWait: async (name, payload) => void pending.push(() => ctx.events.emit(name, payload)),
-    on: (name, listener) => ctx.events.on(name, listener),
+    on: (name, listener, options) => ctx.events.on(name, listener, options),
+    ready: () => ctx.events.ready(),
+    close: () => Promise.resolve(),
   };
   const attempt = () =>
     ctx.db.transaction().execute(async (tx) => {
