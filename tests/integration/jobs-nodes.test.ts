@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../src/server/context.ts';
+import { runEvery } from '../../src/server/jobs/every.ts';
 import { registerUser, type Client } from '../support/client.ts';
 import { mkdir } from '../support/files.ts';
 import { seedContext, seedFile } from '../support/seed.ts';
@@ -90,6 +91,42 @@ const itemsOf = async (seed: AppContext, userId: string) => Number((await seed.d
 const purgeRecord = (seed: AppContext) => seed.db.selectFrom('job_runs').selectAll().where('name', '=', PURGE).executeTakeFirstOrThrow();
 /** The purge runs that removed something, as each node logged them. */
 const purgedLines = (servers: RunningServer[]) => servers.flatMap((s) => s.logs.filter((l) => l.includes('"msg":"purged expired trash"')).map((l) => JSON.parse(l) as { items: number }));
+
+describe('the shared job schedule (both databases)', () => {
+  it('waits longer after failures in a row, resets after a good run, and skips a tick before the job is due', async () => {
+    const [a] = (await nodes(1)) as [RunningServer];
+    const seed = await seedOf(a);
+    const name = `backoff job ${Date.now()}`;
+    const record = () => seed.db.selectFrom('job_runs').selectAll().where('name', '=', name).executeTakeFirstOrThrow();
+    const gap = (r: { last_started_at: string | null; next_run_at: string | null }) => Date.parse(r.next_run_at!) - Date.parse(r.last_started_at!);
+    const HOUR = 60 * 60_000;
+    let calls = 0;
+    const failing = async () => {
+      calls += 1;
+      throw new Error('the disk is on fire');
+    };
+
+    // Each runEvery is a node starting: its first tick runs the job (no run began since it started).
+    await runEvery(seed, name, HOUR, failing)();
+    expect(await record()).toMatchObject({ failures: 1, consecutive_failures: 1 });
+    expect(gap(await record())).toBe(2 * HOUR);
+    await runEvery(seed, name, HOUR, failing)();
+    expect(await record()).toMatchObject({ failures: 2, consecutive_failures: 2 });
+    expect(gap(await record())).toBe(4 * HOUR);
+    await runEvery(seed, name, HOUR, async () => undefined)();
+    expect(await record()).toMatchObject({ runs: 3, failures: 2, consecutive_failures: 0, last_failed: 0 });
+    expect(gap(await record())).toBe(HOUR);
+    expect(calls).toBe(2);
+
+    // A node starting while another node's run (begun after this one started: a later clock here)
+    // is recorded and the next is not due yet leaves the job alone.
+    await seed.db.updateTable('job_runs').set({ last_started_at: new Date(Date.now() + 60_000).toISOString(), last_finished_at: new Date(Date.now() + 61_000).toISOString() }).where('name', '=', name).execute();
+    await runEvery(seed, name, HOUR, failing)();
+    expect(calls).toBe(2);
+    expect((await record()).runs).toBe(3);
+    await seed.db.deleteFrom('job_runs').where('name', '=', name).execute();
+  });
+});
 
 describe.skipIf(!onPostgres)('background jobs across app nodes (PostgreSQL only: SQLite runs one process)', () => {
   it('purges old trash once with the job ticking on three nodes, one run per interval and no failures', async () => {
