@@ -1,4 +1,5 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -217,6 +218,40 @@ describe.skipIf(!onPostgres)('tus uploads across app nodes (PostgreSQL only: SQL
     expect(itemId).toBeTruthy();
     expect(await storedSha256(seed, itemId!)).toBe(sha256OfDeterministic(7, size));
     expect(await readdir(path.join(a.dataDir, 'uploads', 'tus'))).toEqual([`${location.split('/').pop()}.json`]);
+  });
+
+  it('resumes on another node an upload whose node was killed mid-PATCH, byte-identical', async () => {
+    const [a, b] = (await nodes(2)) as [RunningServer, RunningServer];
+    const seed = await seedOf(a);
+    const { client } = await registerUser(a.url);
+    const auth = authHeaders(client, await createToken(client));
+    const size = 2 * 1024 * 1024 + 99;
+    const created = await tusFetch(a.url + TUS, 'POST', { ...auth, 'Upload-Length': String(size), 'Upload-Metadata': tusMetadata({ filename: 'cut.bin', filetype: 'application/octet-stream', parent_id: '', path: '' }) });
+    expect(created.status, created.text).toBe(201);
+    const location = new URL(created.headers.get('location')!, a.url).pathname;
+    const dataFile = path.join(a.dataDir, 'uploads', 'tus', location.split('/').pop()!);
+
+    // Node B gets a PATCH of the whole length, half of it sent, and dies holding the upload's lock.
+    const half = 1024 * 1024;
+    const cut = http.request(b.url + location, { method: 'PATCH', headers: { ...auth, 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream', 'Content-Length': String(size) } });
+    const ended = new Promise<void>((resolve) => {
+      cut.on('error', () => resolve());
+      cut.on('response', (res) => res.resume().on('end', () => resolve()));
+    });
+    cut.write(deterministicBytes(9, 0, half));
+    await until(async () => (await stat(dataFile)).size, (n) => n >= half, 'node B to write the first half');
+    await b.kill();
+    await ended;
+
+    // Node A takes the upload's lock at once (it went with B's connection) and the rest of the bytes.
+    const head = await tusFetch(a.url + location, 'HEAD', auth);
+    expect(head.status).toBe(200);
+    const offset = Number(head.headers.get('upload-offset'));
+    expect(offset).toBe((await stat(dataFile)).size);
+    expect(offset).toBeGreaterThanOrEqual(half);
+    const res = await tusFetch(a.url + location, 'PATCH', { ...auth, 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream' }, deterministicBytes(9, offset, size));
+    expect(res.status, res.text).toBe(204);
+    expect(await storedSha256(seed, res.headers.get('x-item-id')!)).toBe(sha256OfDeterministic(9, size));
   });
 
   it('makes a PATCH on one node wait while the upload is locked elsewhere', async () => {
