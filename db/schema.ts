@@ -413,6 +413,10 @@ export interface JobRunsTable {
   last_error_at: string | null;
   runs: Generated<number>;
   failures: Generated<number>;
+  /** When the next run is due, on any node (ISO); null: at the next tick. */
+  next_run_at: string | null;
+  /** Failed runs since the last good one: the back-off (jobs/backoff.ts). */
+  consecutive_failures: Generated<number>;
 }
 
 export type UserDeletionState = 'running' | 'done';

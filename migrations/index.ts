@@ -25,6 +25,7 @@ import * as oidcIssuers from './20261130130000_oidc_issuers.ts';
 import * as folderCounts from './20261201090000_folder_counts.ts';
 import * as billing from './20261202090000_billing.ts';
 import * as billingRefs from './20261202100000_billing_refs.ts';
+import * as jobSchedule from './20261203100000_job_schedule.ts';
 
 /**
  * Every migration, imported statically: a folder scan at run time breaks once Vite bundles the
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '20261201090000_folder_counts': folderCounts,
   '20261202090000_billing': billing,
   '20261202100000_billing_refs': billingRefs,
+  '20261203100000_job_schedule': jobSchedule,
 };

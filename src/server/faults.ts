@@ -12,9 +12,11 @@ import type { AppContext } from './context.ts';
  * - `tus-finish-after-commit`: the item is committed, the tus upload not yet marked finished;
  * - `upload-finish-after-blob-write`: any upload's blob is stored, its item not committed (plain uploads, imports);
  * - `user-deletion-after-batch`: an account's deletion removed its first batch of items, the rest still there;
- * - `billing-after-usage`: the metered run wrote the day's usage rows, no period closed yet.
+ * - `billing-after-usage`: the metered run wrote the day's usage rows, no period closed yet;
+ * - `trash-purge-after-batch`: the trash purge removed its first batch (and its blobs), the rest still there,
+ *   its job lease held (jobs/every.ts).
  */
-export const FAULTS = ['tus-finish-before-intent', 'tus-finish-after-blob-move', 'tus-finish-after-commit', 'upload-finish-after-blob-write', 'user-deletion-after-batch', 'billing-after-usage'] as const;
+export const FAULTS = ['tus-finish-before-intent', 'tus-finish-after-blob-move', 'tus-finish-after-commit', 'upload-finish-after-blob-write', 'user-deletion-after-batch', 'billing-after-usage', 'trash-purge-after-batch'] as const;
 export type Fault = (typeof FAULTS)[number];
 
 export function faultPoint(ctx: Pick<AppContext, 'config'>, point: Fault): void {

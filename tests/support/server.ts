@@ -27,6 +27,8 @@ export interface RunningServer {
   /** Drops the database and data dir (what `stop` does after the process is gone). */
   cleanup(): Promise<void>;
   port: number;
+  /** The server process's id (a test may stop and continue it: SIGSTOP, SIGCONT). */
+  pid: number;
   /** The storage variables the server runs with (STORAGE_DRIVER, S3_*): empty for the local disk. */
   storageEnv: Record<string, string>;
   /** With `storage: 's3'`: the S3 server of this server's bucket (stopped with it). */
@@ -76,14 +78,16 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
 
 /**
  * Starts the built product (`node dist/host/main.mjs`, made by `npm run build`) on a free port with a fresh data dir and database;
- * with `reuse`, on a killed server's port, data dir and database (a restart), taking over its cleanup.
+ * with `reuse`, on a killed server's port, data dir and database (a restart), taking over its cleanup;
+ * with `alongside` (or `join`), another app node on a running server's database, data dir and
+ * storage, on a port of its own (its stop leaves them to that server's).
  */
 export async function startServer(
-  options: { db?: TestDb; env?: Record<string, string>; reuse?: RunningServer; alongside?: RunningServer; installed?: boolean; storage?: TestStorage } = {},
+  options: { db?: TestDb; env?: Record<string, string>; reuse?: RunningServer; alongside?: RunningServer; join?: RunningServer; installed?: boolean; storage?: TestStorage } = {},
 ): Promise<RunningServer> {
   const reuse = options.reuse;
   // A second app node: the first one's database, data dir and storage, on a port of its own; the first one cleans them up.
-  const alongside = options.alongside;
+  const alongside = options.alongside ?? options.join;
   // TEST_STORAGE=s3 runs a suite's servers on S3 (an s3rver each); the default is the local disk.
   const storage = options.storage ?? ((process.env.TEST_STORAGE as TestStorage | undefined) ?? 'local');
   const s3 = reuse ? reuse.s3 : alongside ? null : storage === 's3' ? await startS3() : null;
@@ -143,6 +147,7 @@ export async function startServer(
   return {
     url,
     port,
+    pid: child.pid!,
     dataDir,
     db,
     databaseUrl: pgDb?.url,

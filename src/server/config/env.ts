@@ -37,6 +37,7 @@ const EnvSchema = z.object({
   UPLOAD_SWEEP_SECONDS: z.coerce.number().int().min(1).default(5 * 60),
   BLOB_RECONCILE_SECONDS: z.coerce.number().int().min(1).default(24 * 60 * 60),
   BLOB_ORPHAN_GRACE_SECONDS: z.coerce.number().int().min(0).default(60 * 60),
+  TRASH_PURGE_SECONDS: z.coerce.number().int().min(1).default(60 * 60),
   // The live event stream (GET /api/events): a comment line this often keeps proxies from closing it.
   EVENTS_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(25_000),
   EVENTS_MAX_STREAMS: z.coerce.number().int().min(1).max(100).default(5),
@@ -115,6 +116,8 @@ export interface Config {
     /** An unreferenced blob younger than this is left alone: its row may be about to commit. */
     orphanGraceMs: number;
   };
+  /** How often the trash retention purge is due (TRASH_PURGE_SECONDS; it also runs at start). */
+  trashPurgeMs: number;
   /** Where blobs live (STORAGE_DRIVER and S3_*): DATA_DIR/blobs, or an S3-compatible bucket. */
   storage: { driver: 'local' } | ({ driver: 's3' } & S3Settings);
   /** APP_KEY: the instance secret; null uses (and creates) DATA_DIR/instance.key. */
@@ -188,6 +191,7 @@ function toConfig(env: Env, cwd: string): Config {
     bootstrapAppName: env.APP_NAME ?? null,
     uploads: { expiryMs: env.UPLOAD_EXPIRY_SECONDS * 1000, sweepMs: env.UPLOAD_SWEEP_SECONDS * 1000 },
     blobs: { reconcileMs: env.BLOB_RECONCILE_SECONDS * 1000, orphanGraceMs: env.BLOB_ORPHAN_GRACE_SECONDS * 1000 },
+    trashPurgeMs: env.TRASH_PURGE_SECONDS * 1000,
     storage: storageOf(env),
     appKey: env.APP_KEY ?? null,
     events: { heartbeatMs: env.EVENTS_HEARTBEAT_MS, maxStreams: env.EVENTS_MAX_STREAMS },

@@ -4,7 +4,6 @@ import { getSettings } from '../settings/service.ts';
 import { purgeTrashedBefore } from './service.ts';
 
 const DAY = 24 * 60 * 60_000;
-export const PURGE_INTERVAL_MS = 60 * 60_000;
 
 /**
  * The trash retention job: removes for good what has been in the trash longer than the
@@ -18,7 +17,7 @@ export async function purgeExpiredTrash(ctx: AppContext): Promise<{ items: numbe
   return result;
 }
 
-/** Runs the job once now and then hourly, one run at a time; the returned function stops it and waits for a run in flight. */
-export function scheduleTrashPurge(ctx: AppContext, intervalMs = PURGE_INTERVAL_MS): () => Promise<void> {
+/** Runs the job at start and then every TRASH_PURGE_SECONDS, on one node at a time (jobs/every.ts); the returned function stops it and waits for a run in flight. */
+export function scheduleTrashPurge(ctx: AppContext, intervalMs = ctx.config.trashPurgeMs): () => Promise<void> {
   return runEvery(ctx, 'trash purge', intervalMs, () => purgeExpiredTrash(ctx));
 }

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
+import { faultPoint } from '../faults.ts';
 import { validationError } from '../http/errors.ts';
 import { thumbnailBlobKeys } from '../previews/sizes.ts';
 import { actorFor } from '../teams/actor.ts';
@@ -151,6 +152,7 @@ async function deleteTrashed(ctx: AppContext, ownerId: string | null, filter: Ra
     await deleteBlobs(ctx, keys);
     items += doomed.length;
     blobs += keys.length;
+    if (ownerId === null && items === doomed.length) faultPoint(ctx, 'trash-purge-after-batch');
   }
 }
 

@@ -2,7 +2,8 @@ import type { AppContext } from '../context.ts';
 
 /**
  * What the background jobs did, kept in the database (`job_runs`, one row per job name) so every app
- * process writes to and reads the same record. runEvery records each run; the admin's server report
+ * process writes to and reads the same record. runEvery records each run and reads the schedule
+ * (next_run_at, consecutive_failures) from it to run each job once across nodes; the admin's server report
  * lists them and the dashboard warns about a job whose last run failed.
  */
 export interface JobStatus {
@@ -29,8 +30,17 @@ export async function recordJobStart(ctx: AppContext, name: string, startedAt: D
     .execute();
 }
 
-/** One finished run: its duration, and on failure the error's message. Counts add up in SQL, so processes never lose each other's runs. */
-export async function recordJobEnd(ctx: AppContext, name: string, startedAt: Date, failure: { error: unknown } | null): Promise<void> {
+/**
+ * One finished run: its duration, on failure the error's message, and the schedule (when the next
+ * run is due, failures in a row). Counts add up in SQL, so processes never lose each other's runs.
+ */
+export async function recordJobEnd(
+  ctx: AppContext,
+  name: string,
+  startedAt: Date,
+  failure: { error: unknown } | null,
+  schedule: { nextRunAt: Date; consecutiveFailures: number },
+): Promise<void> {
   const finished = ctx.clock.now();
   const failed = failure !== null;
   const message = failure ? (failure.error instanceof Error ? failure.error.message : String(failure.error)).slice(0, MAX_ERROR_LENGTH) || 'failed' : null;
@@ -41,6 +51,8 @@ export async function recordJobEnd(ctx: AppContext, name: string, startedAt: Dat
       last_duration_ms: Math.max(0, finished.getTime() - startedAt.getTime()),
       last_failed: failed ? 1 : 0,
       runs: eb('runs', '+', 1),
+      next_run_at: schedule.nextRunAt.toISOString(),
+      consecutive_failures: schedule.consecutiveFailures,
       ...(failed ? { failures: eb('failures', '+', 1), last_error: message, last_error_at: finished.toISOString() } : {}),
     }))
     .where('name', '=', name)

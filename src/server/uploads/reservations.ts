@@ -83,6 +83,16 @@ export async function withPlainReservation<T>(ctx: AppContext, policy: UploadPol
 }
 
 /**
+ * Marks alive the reservations of the plain uploads this process is reading. Every app node does
+ * it at each tick of the upload sweep (tus.ts), which itself runs on one node at a time: that node
+ * cannot know another's live requests.
+ */
+export async function renewLiveReservations(ctx: AppContext): Promise<void> {
+  if (!livePlain.size) return;
+  await ctx.db.updateTable('upload_reservations').set({ touched_at: ctx.clock.now().toISOString() }).where('id', 'in', [...livePlain].slice(0, 1000)).execute();
+}
+
+/**
  * The database half of the upload sweep (tus.ts sweepUploads handles the files first): keeps the
  * reservations of plain uploads this process is still reading, and removes reservations with no
  * sign of life, plain ones after `upload_idle_seconds` (their request died with its process) and
@@ -90,9 +100,7 @@ export async function withPlainReservation<T>(ctx: AppContext, policy: UploadPol
  */
 export async function sweepReservations(ctx: AppContext, settings: Settings): Promise<number> {
   const now = ctx.clock.now();
-  if (livePlain.size) {
-    await ctx.db.updateTable('upload_reservations').set({ touched_at: now.toISOString() }).where('id', 'in', [...livePlain].slice(0, 1000)).execute();
-  }
+  await renewLiveReservations(ctx);
   const idleBefore = new Date(now.getTime() - settings.upload_idle_seconds * 1000).toISOString();
   const abandonedBefore = new Date(now.getTime() - settings.upload_abandon_seconds * 1000).toISOString();
   const removed = await ctx.db

@@ -15,11 +15,12 @@ import { AppError, badRequest, errorBody, isAppError, notFound, unsupportedMedia
 import { runEvery } from '../jobs/every.ts';
 import { getSettings } from '../settings/service.ts';
 import { checkBeforeBytes, uploadPolicy } from './limits.ts';
-import { releaseReservation, reserve, sweepReservations, touchReservation } from './reservations.ts';
+import { releaseReservation, renewLiveReservations, reserve, sweepReservations, touchReservation } from './reservations.ts';
 import { relativeFolders, uploadName } from './names.ts';
 import { isStorageUnavailable } from '../blobs/errors.ts';
 import { completeTusUpload, readUploadInfo, type StoredUpload } from './tus-finish.ts';
 import { sweepChunks } from './chunks.ts';
+import { tusLocker } from './tus-locker.ts';
 
 /**
  * Resumable uploads over tus 1.0 at /api/upload/tus (@tus/server + @tus/file-store): core,
@@ -50,7 +51,8 @@ import { sweepChunks } from './chunks.ts';
  *   open uploads (`max_open_uploads`), atomically (reservations.ts); the reservation goes when the
  *   upload becomes an item, is terminated (DELETE) or is swept.
  * - Upload files live in DATA_DIR/uploads/tus (data plus `<id>.json` metadata), so an upload
- *   resumes after a server restart; the sweep removes an unfinished one once nothing arrived for
+ *   resumes after a server restart, or on another app node sharing DATA_DIR (the upload's lock is
+ *   a PostgreSQL advisory lock then, tus-locker.ts); the sweep removes an unfinished one once nothing arrived for
  *   `upload_abandon_seconds` (a setting), and any after UPLOAD_EXPIRY_SECONDS (the hard maximum,
  *   from its creation; Upload-Expires names that one).
  */
@@ -184,6 +186,7 @@ function uploadsFor(ctx: AppContext): TusUploads {
     exposedHeaders: ['X-Item-Id', 'X-Item'],
     onUploadCreate: onUploadCreate as never,
     onUploadFinish: onUploadFinish as never,
+    locker: tusLocker(ctx),
   });
   const instance = { server, store, directory, principals };
   instances.set(ctx, instance);
@@ -342,7 +345,10 @@ async function lastTouched(ctx: AppContext, ids: string[]): Promise<Map<string, 
   return touched;
 }
 
-/** Runs the sweep at boot and then every UPLOAD_SWEEP_SECONDS; the returned function stops it. */
+/**
+ * Runs the sweep at boot and then every UPLOAD_SWEEP_SECONDS on one node at a time (jobs/every.ts);
+ * every node renews its own live plain uploads' reservations at each tick. The returned function stops it.
+ */
 export function scheduleUploadSweep(ctx: AppContext): () => Promise<void> {
-  return runEvery(ctx, 'upload sweep', ctx.config.uploads.sweepMs, () => sweepUploads(ctx));
+  return runEvery(ctx, 'upload sweep', ctx.config.uploads.sweepMs, () => sweepUploads(ctx), { everyNode: () => renewLiveReservations(ctx) });
 }

@@ -10,6 +10,7 @@ import { notFound, validationError } from '../../http/errors.ts';
 import { validate } from '../../http/validate.ts';
 import { runEvery } from '../../jobs/every.ts';
 import { eraseAccount } from '../../users/erase.ts';
+import { LOCK_SPACE, retainAdvisoryLocks } from '../../cluster/advisory-locks.ts';
 import { recordAudit } from '../audit.ts';
 import { requireAdmin } from '../guard.ts';
 
@@ -167,7 +168,10 @@ export async function startUserDeletion(ctx: AppContext, actor: User, id: string
   return present(ctx, actor, await findUser(ctx.db, found.id), job);
 }
 
-/** Deletions running in this process, so the resume job never starts a second run of one. */
+/**
+ * Deletions running in this process, so the resume job never starts a second run of one; across
+ * app nodes each run holds the deletion's advisory lock (a run found locked is another node's: left to it).
+ */
 const running = new WeakMap<AppContext, Map<string, Promise<void>>>();
 
 /** Runs (or joins the run of) one deletion to its end; a failure is logged and left for the next resume. */
@@ -177,10 +181,20 @@ export function runUserDeletion(ctx: AppContext, jobId: string): Promise<void> {
   const existing = inFlight.get(jobId);
   if (existing) return existing;
   const work = (async () => {
-    const job = await ctx.db.selectFrom('user_deletions').select(['id', 'user_id', 'state']).where('id', '=', jobId).executeTakeFirst();
-    if (job?.state !== 'running') return;
-    await eraseAccount(ctx, job);
-    ctx.logger.info({ deletion: jobId, user: job.user_id }, 'account deleted');
+    const locks = retainAdvisoryLocks(ctx);
+    try {
+      if (!(await locks.tryLock(LOCK_SPACE.deletion, jobId))) return;
+      try {
+        const job = await ctx.db.selectFrom('user_deletions').select(['id', 'user_id', 'state']).where('id', '=', jobId).executeTakeFirst();
+        if (job?.state !== 'running') return;
+        await eraseAccount(ctx, job);
+        ctx.logger.info({ deletion: jobId, user: job.user_id }, 'account deleted');
+      } finally {
+        await locks.unlock(LOCK_SPACE.deletion, jobId);
+      }
+    } finally {
+      await locks.release();
+    }
   })()
     .catch((error: unknown) => ctx.logger.error({ err: error, deletion: jobId }, 'account deletion failed; it is taken up again later'))
     .finally(() => inFlight.delete(jobId));
