@@ -11,6 +11,9 @@
 // exist, and are skipped with a note while they answer 404.
 // Bounded: every scenario is a fixed amount of bytes, 127.0.0.1 only. Sizes: BENCH_BIG_BYTES,
 // BENCH_SMALL_FILES, BENCH_ZIP_FILE_BYTES. BENCH_ONLY=downloads|zips|uploads runs one group;
+// BENCH_S3=1 adds the S3 column: the product on STORAGE_DRIVER=s3 against s3rver (a second server, its
+// own bucket), next to the AWS SDK reading and writing that bucket directly in the same run
+// (transfer-s3.ts); sizes BENCH_S3_BYTES (default 64 MiB) and BENCH_S3_FILES (default 100 × 4 KiB).
 // BENCH_CPU_PROF=<dir> writes the product server's CPU profile there (node --cpu-prof) when it stops.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -24,6 +27,8 @@ import { createFileItem, newBlobKey } from '../../src/server/files/service.ts';
 import { getSettings, putSetting } from '../../src/server/settings/service.ts';
 import { registerUser } from '../support/client.ts';
 import { cookieHeader, patternBytes, serverPid } from '../support/downloads.ts';
+import { createS3Client } from '../../src/server/blobs/s3-store.ts';
+import { sdkGet, sdkGetMany, sdkPut } from './transfer-s3.ts';
 import { seedContext, seedFolder } from '../support/seed.ts';
 import { freePort, startServer } from '../support/server.ts';
 
@@ -478,6 +483,7 @@ try {
     }
   }
   }
+  if (process.env.BENCH_S3 === '1') await s3Column();
   console.log(`\nproduct server peak RSS over the whole run (VmHWM): ${(Number(/^VmHWM:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024).toFixed(0)} MiB`);
 } finally {
   agent.destroy();
@@ -485,4 +491,75 @@ try {
   await seed.db.destroy();
   await server.stop();
   await rm(tmp, { recursive: true, force: true });
+}
+
+/**
+ * The S3 column: a product server on s3rver, seeded through product code, each scenario run against
+ * it and against the AWS SDK on the same objects; prints the product's share of the SDK's rate.
+ */
+async function s3Column(): Promise<void> {
+  const size = Number(process.env.BENCH_S3_BYTES ?? 64 * MiB);
+  const files = Number(process.env.BENCH_S3_FILES ?? 100);
+  const onS3 = await startServer({ db: 'sqlite', storage: 's3' });
+  const s3seed = await seedContext(onS3);
+  const sdk = await createS3Client(onS3.s3!.settings);
+  const bucket = onS3.s3!.bucket;
+  try {
+    const pids = () => [serverPid(onS3)];
+    const self = () => [process.pid];
+    const { client, user } = await registerUser(onS3.url);
+    const cookie = { Cookie: cookieHeader(client), 'X-Forwarded-For': client.ip };
+    const seedBlob = async (name: string, bytes: number, seedNo: number) => {
+      const blobKey = newBlobKey(user.id);
+      await s3seed.blobs.put(blobKey, Readable.from(patternBytes(bytes, seedNo)));
+      const item = await createFileItem(s3seed, { ownerId: user.id, parentId: null, name, mimetype: 'application/octet-stream', size: bytes, blobKey });
+      return { id: item.id, blobKey };
+    };
+    const big = await seedBlob('big-s3.bin', size, 3);
+    const small: { id: string; blobKey: string }[] = [];
+    for (let i = 0; i < files; i += 1) small.push(await seedBlob(`small-s3-${i}.txt`, SMALL, 3000 + i));
+    console.log(`\nS3 column (s3rver on loopback, ${(size / MiB).toFixed(0)} MiB and ${files} × 4 KiB): the product on STORAGE_DRIVER=s3 / the AWS SDK on the same bucket`);
+    const half = `bytes=${Math.floor(size / 2)}-`;
+    const rows3: { title: string; product: () => Promise<Figures>; sdk: () => Promise<Figures> }[] = [
+      { title: `S3: download ${(size / MiB).toFixed(0)} MiB`, product: () => one(`${onS3.url}/file/${big.id}`, cookie), sdk: () => sdkGet(sdk, bucket, big.blobKey) },
+      { title: 'S3: download the second half (Range)', product: () => one(`${onS3.url}/file/${big.id}`, { ...cookie, Range: half }, [206]), sdk: () => sdkGet(sdk, bucket, big.blobKey, half) },
+      {
+        title: `S3: ${files} × 4 KiB, ${CONNECTIONS} connections`,
+        product: () => many(small.map((f) => ({ url: `${onS3.url}/file/${f.id}`, headers: cookie }))),
+        sdk: () => sdkGetMany(sdk, bucket, small.map((f) => f.blobKey), CONNECTIONS),
+      },
+      {
+        title: `S3: upload ${(size / MiB).toFixed(0)} MiB, POST /api/upload`,
+        product: async () => {
+          const t0 = performance.now();
+          const boundary = `----bench${Date.now()}`;
+          const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="filename"\r\n\r\nup-s3.bin\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="up-s3.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+          const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+          const body = Readable.from(
+            (async function* () {
+              yield head;
+              yield* patternBytes(size, 99);
+              yield tail;
+            })(),
+          );
+          const headers = { ...cookie, Origin: onS3.url, 'X-Requested-With': 'XMLHttpRequest', 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': head.length + size + tail.length };
+          expectStatus(await request(`${onS3.url}/api/upload`, { method: 'POST', headers, body }), [200, 201], 'POST /api/upload on S3');
+          return { bytes: size, seconds: (performance.now() - t0) / 1000 };
+        },
+        sdk: () => sdkPut(sdk, bucket, `bench/sdk-${Date.now()}.bin`, size),
+      },
+    ];
+    for (const r of rows3) {
+      console.log(r.title);
+      await r.product(); // warm the connections (and s3rver's page cache)
+      const mine = await measured(pids, r.product);
+      const theirs = await measured(self, r.sdk);
+      show('product on S3', mine, [{ name: 'AWS SDK direct', figures: theirs }]);
+      show('AWS SDK direct (bench process)', theirs);
+    }
+  } finally {
+    sdk.destroy();
+    await s3seed.db.destroy();
+    await onS3.stop();
+  }
 }

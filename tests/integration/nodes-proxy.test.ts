@@ -48,7 +48,7 @@ const since = (from: number, method: string, prefix: string): Forwarded[] => pro
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 async function tus(url: string, init: { method: string; headers: Record<string, string>; body?: Uint8Array }) {
-  const res = await fetch(url, { method: init.method, headers: { 'Tus-Resumable': '1.0.0', ...init.headers }, body: init.body ?? null, redirect: 'manual' });
+  const res = await fetch(url, { method: init.method, headers: { 'Tus-Resumable': '1.0.0', ...init.headers }, body: init.body ? new Uint8Array(init.body) : null, redirect: 'manual' });
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
@@ -56,7 +56,7 @@ describe.skipIf(!onPostgres)('three app nodes on one PostgreSQL and one S3 bucke
   it('signs up and in on one node and keeps the session on every node; folders, uploads, listing, Range, zip and a share link work across them', async () => {
     // Every node on the same bucket and data dir.
     expect(nodes.map((n) => n.storageEnv.STORAGE_DRIVER)).toEqual(['s3', 's3', 's3']);
-    expect(new Set(nodes.map((n) => n.storageEnv.S3_ENDPOINT + n.storageEnv.S3_BUCKET + n.dataDir)).size).toBe(1);
+    expect(new Set(nodes.map((n) => `${n.storageEnv.S3_ENDPOINT} ${n.storageEnv.S3_BUCKET} ${n.dataDir}`)).size).toBe(1);
     const mark = proxy.forwarded.length;
     const { client } = await registerUser(proxy.url);
     // The session made on one node is accepted by each of the three.
@@ -79,7 +79,7 @@ describe.skipIf(!onPostgres)('three app nodes on one PostgreSQL and one S3 bucke
     for (let i = 0; i < 3; i++) {
       const head = await tus(url, { method: 'HEAD', headers: auth });
       expect(head.headers.get('upload-offset')).toBe(String(cuts[i]));
-      const res = await fetch(url, { method: 'PATCH', headers: { 'Tus-Resumable': '1.0.0', ...auth, 'Upload-Offset': String(cuts[i]), 'Content-Type': 'application/offset+octet-stream' }, body: bytes.subarray(cuts[i], cuts[i + 1]) });
+      const res = await fetch(url, { method: 'PATCH', headers: { 'Tus-Resumable': '1.0.0', ...auth, 'Upload-Offset': String(cuts[i]), 'Content-Type': 'application/offset+octet-stream' }, body: new Uint8Array(bytes.subarray(cuts[i], cuts[i + 1])) });
       expect(res.status, await res.text()).toBe(204);
       itemHeader = res.headers.get('x-item');
     }
