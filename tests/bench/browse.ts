@@ -2,6 +2,7 @@
 // Seeds by bulk INSERTs (bulk-items.ts: a million items in minutes; no blobs, the routes read
 // listings only), then for each route prints the product's throughput and latency, a raw Node server answering the same
 // JSON bytes (the HTTP floor), and the bare SELECT behind it run in-process (the database floor).
+// BENCH_NODES=2 runs browse-nodes.ts instead: two nodes on PostgreSQL behind a round-robin proxy against one.
 // Bounded: BENCH_DURATION_MS per scenario, BENCH_CONCURRENCY connections, 127.0.0.1 only.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -24,6 +25,11 @@ const TREE_FOLDERS = Math.floor(TREE_ITEMS / 10);
 // The page size the file browser asks for.
 const PAGE = 200;
 
+// BENCH_NODES=2 (or more): the listing load against several nodes on PostgreSQL behind a proxy instead (browse-nodes.ts).
+if (Number(process.env.BENCH_NODES ?? 1) > 1) {
+  await import('./browse-nodes.ts');
+  process.exit(0);
+}
 const server = await startServer({ db: 'sqlite' });
 const seed = await seedContext(server);
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'cd-bench-'));
