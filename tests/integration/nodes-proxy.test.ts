@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, registerUser, uniqueEmail } from '../support/client.ts';
 import { download } from '../support/downloads.ts';
@@ -164,6 +167,38 @@ describe.skipIf(!onPostgres)('three app nodes on one PostgreSQL and one S3 bucke
     await expect
       .poll(() => stream.events.filter((e) => e.event === 'items').map((e) => e.data), { timeout: 2_000 })
       .toContainEqual({ folder_ids: [null], item_ids: [folder] });
+  });
+
+  it('needs the shared DATA_DIR for tus: a node with a data dir of its own does not find an upload begun elsewhere, while plain uploads and downloads work there', async () => {
+    const ownDir = await mkdtemp(path.join(os.tmpdir(), 'cd-test-own-'));
+    const loner = await startServer({ alongside: nodes[0]!, env: { APP_URL: proxy.url, DATA_DIR: ownDir } });
+    try {
+      const { client } = await registerUser(proxy.url);
+      const auth = authHeaders(client);
+      const created = await tus(`${nodes[0]!.url}/api/upload/tus`, { method: 'POST', headers: { ...auth, 'Upload-Length': '2000', 'Upload-Metadata': tusMetadata({ filename: 'staged.bin' }) } });
+      expect(created.status, created.text).toBe(201);
+      const id = new URL(created.headers.get('location')!, proxy.url).pathname;
+      const body = deterministicBytes(17, 0, 1000);
+      expect((await tus(`${nodes[0]!.url}${id}`, { method: 'PATCH', headers: { ...auth, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, body })).status).toBe(204);
+      // The shared-dir nodes see the staged bytes; the loner does not.
+      expect((await tus(`${nodes[1]!.url}${id}`, { method: 'HEAD', headers: auth })).headers.get('upload-offset')).toBe('1000');
+      expect((await tus(`${loner.url}${id}`, { method: 'HEAD', headers: auth })).status).toBe(404);
+      const patchOnLoner = await tus(`${loner.url}${id}`, { method: 'PATCH', headers: { ...auth, 'Upload-Offset': '1000', 'Content-Type': 'application/offset+octet-stream' }, body: deterministicBytes(17, 1000, 2000) });
+      expect(patchOnLoner.status).toBe(404);
+      // A plain upload stages nothing between requests: it works on the loner and reads back on another node.
+      const direct = new Client(loner.url);
+      for (const [name, value] of client.cookies) direct.cookies.set(name, value);
+      const form = new FormData();
+      form.append('filename', 'plain.txt');
+      form.append('file', new Blob(['plain bytes on the loner']), 'plain.txt');
+      const plain = await direct.request('/api/upload', { method: 'POST', body: form, origin: proxy.url });
+      expect(plain.status, plain.text).toBe(201);
+      const back = await download(nodes[1]!.url, `/file/${plain.body.data.id}`, client);
+      expect(back.body.toString()).toBe('plain bytes on the loner');
+    } finally {
+      await loner.kill();
+      await rm(ownDir, { recursive: true, force: true });
+    }
   });
 
   it('answers 503 on /readyz of a node after SIGTERM while the other nodes stay ready and keep serving', async () => {
