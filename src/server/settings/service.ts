@@ -98,7 +98,8 @@ export const SETTING_DEFAULTS = {
   mail_system_per_instance_per_hour: 1000,
   /** Mail driver chosen in the setup wizard; null uses the MAIL_* environment. */
   mail: null as MailSettings | null,
-  storage_driver: 'local' as 'local',
+  /** Where the installation's blobs are (the wizard's choice, switched by `npm run storage:migrate`); STORAGE_DRIVER decides what the server uses. */
+  storage_driver: 'local' as 'local' | 's3',
   license_accepted_at: '',
   purchase_code: '',
 };
