@@ -100,6 +100,8 @@ export const SETTING_DEFAULTS = {
   mail: null as MailSettings | null,
   /** Where the installation's blobs are (the wizard's choice, switched by `npm run storage:migrate`); STORAGE_DRIVER decides what the server uses. */
   storage_driver: 'local' as 'local' | 's3',
+  /** On S3: file downloads answer 302 to a presigned GET URL of the bucket (valid 5 minutes) instead of streaming through the app. */
+  s3_presigned_downloads: false,
   license_accepted_at: '',
   purchase_code: '',
 };
