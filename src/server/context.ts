@@ -8,6 +8,7 @@ import { createLogger, type Logger } from './logging/logger.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import type { Metrics } from './metrics/registry.ts';
 import { storedMailConfig } from './settings/mail.ts';
+import { storedStorage } from './settings/storage.ts';
 
 export interface Clock {
   now(): Date;
@@ -33,11 +34,17 @@ export async function createContext(config: Config, overrides: Partial<AppContex
     config,
     logger,
     db,
-    blobs: overrides.blobs ?? (await createBlobStore(config, logger)),
+    // Set below, once the stored storage choice can be read.
+    blobs: overrides.blobs ?? (undefined as unknown as BlobStore),
     events: overrides.events ?? createBusFor(config, db, logger),
     mailer: overrides.mailer ?? (await createMailer(config, logger, () => storedMailConfig(ctx))),
     clock: overrides.clock ?? { now: () => new Date() },
   };
+  if (!overrides.blobs) {
+    const stored = config.storageSource === 'default' ? await storedStorage(ctx) : null;
+    if (stored) ctx.config = { ...config, storage: stored };
+    ctx.blobs = await createBlobStore(ctx.config, logger);
+  }
   return ctx;
 }
 

@@ -14,9 +14,10 @@ import type { AppContext } from './context.ts';
  * - `user-deletion-after-batch`: an account's deletion removed its first batch of items, the rest still there;
  * - `billing-after-usage`: the metered run wrote the day's usage rows, no period closed yet;
  * - `trash-purge-after-batch`: the trash purge removed its first batch (and its blobs), the rest still there,
- *   its job lease held (jobs/every.ts).
+ *   its job lease held (jobs/every.ts);
+ * - `storage-migrate-after-upload`: `npm run storage:migrate` uploaded its third blob, not yet recorded as verified.
  */
-export const FAULTS = ['tus-finish-before-intent', 'tus-finish-after-blob-move', 'tus-finish-after-commit', 'upload-finish-after-blob-write', 'user-deletion-after-batch', 'billing-after-usage', 'trash-purge-after-batch'] as const;
+export const FAULTS = ['tus-finish-before-intent', 'tus-finish-after-blob-move', 'tus-finish-after-commit', 'upload-finish-after-blob-write', 'user-deletion-after-batch', 'billing-after-usage', 'trash-purge-after-batch', 'storage-migrate-after-upload'] as const;
 export type Fault = (typeof FAULTS)[number];
 
 export function faultPoint(ctx: Pick<AppContext, 'config'>, point: Fault): void {

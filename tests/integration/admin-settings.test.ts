@@ -331,6 +331,7 @@ describe('others', () => {
       max_team_members: 25,
       team_invitation_expiry_days: 7,
       subscription_type: 'none',
+      s3_presigned_downloads: true,
     };
     const res = await put('others', values);
     expect(res.status).toBe(200);

@@ -115,6 +115,13 @@ export function EnvironmentStep({ state, onSaved, onBack }: StepProps) {
   const saved = state.values.environment ?? {};
   const form = useStepForm({
     storage_driver: str(saved.storage_driver, 'local'),
+    s3_endpoint: str(saved.s3_endpoint),
+    s3_region: str(saved.s3_region, 'us-east-1'),
+    s3_bucket: str(saved.s3_bucket),
+    s3_access_key_id: str(saved.s3_access_key_id),
+    s3_secret_access_key: '',
+    s3_force_path_style: saved.s3_force_path_style === true,
+    s3_checksums: str(saved.s3_checksums, 'when_supported'),
     mail_driver: str(saved.mail_driver, 'log'),
     mail_host: str(saved.mail_host),
     mail_port: str(saved.mail_port, '587'),
@@ -126,7 +133,16 @@ export function EnvironmentStep({ state, onSaved, onBack }: StepProps) {
     test_email: '',
   });
   const [notice, setNotice] = useState('');
+  const [storageNotice, setStorageNotice] = useState('');
   const { test_email, ...env } = form.values;
+  const s3 = form.values.storage_driver === 's3';
+  const secretSaved = typeof saved.s3_secret_sealed === 'string' && saved.s3_secret_sealed !== '';
+  const checkStorage = () =>
+    void form.run(async () => {
+      setStorageNotice('');
+      const res = await call<{ message: string }>('POST', 'test-storage', env);
+      setStorageNotice(res.message);
+    });
   const smtp = form.values.mail_driver !== 'log';
   const submit = () => void form.save('environment', env).then((s) => s && onSaved(s));
   const sendTest = () =>
@@ -135,13 +151,49 @@ export function EnvironmentStep({ state, onSaved, onBack }: StepProps) {
       const res = await call<{ message: string }>('POST', 'test-mail', { ...env, test_email });
       setNotice(res.message);
     });
-  const text = (name: keyof typeof form.values, label: string, extra: Record<string, unknown> = {}) => (
+  const text = (name: Exclude<keyof typeof form.values, 's3_force_path_style'>, label: string, extra: Record<string, unknown> = {}) => (
     <FormField label={label} name={name} value={form.values[name]} onChange={(e) => form.set(name, e.target.value)} error={form.error(name)} {...extra} />
   );
   return (
     <StepForm onSubmit={submit} onBack={onBack} busy={form.busy} message={form.message}>
       <h2 className="mb-3 font-semibold">{t('setup.storage')}</h2>
-      <Select label={t('setup.storage_driver')} value={form.values.storage_driver} onChange={(v) => form.set('storage_driver', v)} options={[{ value: 'local', label: t('setup.storage_local') }]} error={form.error('storage_driver')} />
+      <Select
+        label={t('setup.storage_driver')}
+        value={form.values.storage_driver}
+        onChange={(v) => form.set('storage_driver', v)}
+        options={[
+          { value: 'local', label: t('setup.storage_local') },
+          { value: 's3', label: t('s3_storage.driver_s3') },
+        ]}
+        error={form.error('storage_driver')}
+      />
+      {s3 && (
+        <div className="mb-2">
+          <p className="mb-4 text-sm text-muted">{t('s3_storage.intro')}</p>
+          <div className="grid gap-x-4 sm:grid-cols-2">
+            {text('s3_endpoint', t('s3_storage.endpoint'), { required: false, placeholder: 'http://minio:9000', spellCheck: false, autoComplete: 'off' })}
+            {text('s3_region', t('s3_storage.region'), { spellCheck: false, autoComplete: 'off' })}
+            {text('s3_bucket', t('s3_storage.bucket'), { spellCheck: false, autoComplete: 'off' })}
+            <Select label={t('s3_storage.checksums')} value={form.values.s3_checksums} onChange={(v) => form.set('s3_checksums', v)} options={[{ value: 'when_supported', label: t('s3_storage.checksums_supported') }, { value: 'when_required', label: t('s3_storage.checksums_required') }]} error={form.error('s3_checksums')} />
+            {text('s3_access_key_id', t('s3_storage.access_key'), { required: false, spellCheck: false, autoComplete: 'off' })}
+            {text('s3_secret_access_key', t('s3_storage.secret_key'), { required: false, type: 'password', autoComplete: 'new-password', placeholder: secretSaved ? t('s3_storage.secret_saved') : '' })}
+          </div>
+          <Checkbox label={t('s3_storage.path_style')} hint={t('s3_storage.path_style_hint')} checked={form.values.s3_force_path_style} onChange={(c) => form.set('s3_force_path_style', c)} error={form.error('s3_force_path_style')} />
+          <div className="rounded-control border border-border bg-surface-2 p-4">
+            <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+              <p className="text-sm text-muted">{t('s3_storage.check_text')}</p>
+              <button type="button" className="btn-secondary shrink-0" onClick={checkStorage} disabled={form.busy || !form.values.s3_bucket}>
+                {t('s3_storage.check')}
+              </button>
+            </div>
+            {storageNotice && (
+              <p className="notice-success mt-3" role="status">
+                {storageNotice}
+              </p>
+            )}
+          </div>
+        </div>
+      )}
       <h2 className="mb-3 mt-6 font-semibold">{t('setup.mail')}</h2>
       <div className="grid gap-x-4 sm:grid-cols-2">
         <Select label={t('setup.mail_driver')} value={form.values.mail_driver} onChange={(v) => form.set('mail_driver', v)} options={['log', 'smtp', 'mailgun', 'ses', 'postmark'].map((d) => ({ value: d, label: t(`setup.mail_driver_${d}`) }))} error={form.error('mail_driver')} />

@@ -169,6 +169,13 @@ export async function createS3BlobStore(settings: S3Settings, logger: Logger, op
       return listPages(prefix);
     },
 
+    async presignedGet(key, { expiresInSeconds, contentDisposition, contentType }) {
+      assertBlobKey(key);
+      const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
+      const command = new GetObjectCommand({ Bucket, Key: key, ResponseContentDisposition: contentDisposition, ResponseContentType: contentType });
+      return getSignedUrl(client, command, { expiresIn: expiresInSeconds });
+    },
+
     async probe() {
       try {
         await client.send(new HeadBucketCommand({ Bucket }));

@@ -44,6 +44,11 @@ export interface BlobStore {
    * those no `put` of this process is writing and untouched since `staleBefore`. Answers how many.
    */
   sweepTemporary?(staleBefore: Date): Promise<number>;
+  /**
+   * A short-lived URL that reads the blob straight from the storage (S3: a presigned GET, with the
+   * answer's Content-Disposition and Content-Type as given); absent for the local disk.
+   */
+  presignedGet?(key: string, options: { expiresInSeconds: number; contentDisposition: string; contentType: string }): Promise<string>;
   /** Checks at boot that the store can be used; throws a ConfigError naming the variable to fix. */
   probe?(): Promise<void>;
 }

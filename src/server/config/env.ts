@@ -120,6 +120,8 @@ export interface Config {
   trashPurgeMs: number;
   /** Where blobs live (STORAGE_DRIVER and S3_*): DATA_DIR/blobs, or an S3-compatible bucket. */
   storage: { driver: 'local' } | ({ driver: 's3' } & S3Settings);
+  /** 'env': STORAGE_DRIVER is set and wins; 'default': unset, so the storage the setup wizard stored (if any) is used (context.ts). */
+  storageSource: 'env' | 'default';
   /** APP_KEY: the instance secret; null uses (and creates) DATA_DIR/instance.key. */
   appKey: string | null;
   /** The live event stream: heartbeat interval, and open streams per user (per process). */
@@ -156,10 +158,10 @@ export async function loadConfig(source: NodeJS.ProcessEnv = process.env, cwd = 
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  return toConfig(parsed.data, cwd);
+  return toConfig(parsed.data, cwd, 'STORAGE_DRIVER' in cleaned ? 'env' : 'default');
 }
 
-function toConfig(env: Env, cwd: string): Config {
+function toConfig(env: Env, cwd: string, storageSource: Config['storageSource']): Config {
   const dataDir = path.resolve(cwd, env.DATA_DIR);
   const appUrl = new URL(env.APP_URL ?? `http://${env.HOST === '0.0.0.0' ? 'localhost' : env.HOST}:${env.PORT}`);
   const stored = env.DATABASE_URL ? undefined : readStoredDatabaseUrl(dataDir);
@@ -193,6 +195,7 @@ function toConfig(env: Env, cwd: string): Config {
     blobs: { reconcileMs: env.BLOB_RECONCILE_SECONDS * 1000, orphanGraceMs: env.BLOB_ORPHAN_GRACE_SECONDS * 1000 },
     trashPurgeMs: env.TRASH_PURGE_SECONDS * 1000,
     storage: storageOf(env),
+    storageSource,
     appKey: env.APP_KEY ?? null,
     events: { heartbeatMs: env.EVENTS_HEARTBEAT_MS, maxStreams: env.EVENTS_MAX_STREAMS },
     botCheck: { verifyUrl: env.BOT_CHECK_VERIFY_URL ?? null, scriptUrl: env.BOT_CHECK_SCRIPT_URL ?? null },

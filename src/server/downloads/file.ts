@@ -34,6 +34,8 @@ async function sendFile({ ctx, req, res, pathname, principal }: DataRequest<Prin
   if (!id) throw notFound('The item was not found.');
   const item = await downloadableFile(ctx, actor, id);
   const blobKey = item.blob_key!;
+  // On S3 with presigned downloads on: the bucket serves the bytes (and any Range), after the same checks.
+  if (ctx.blobs.presignedGet && (await presignedDownloadsOn(ctx))) return redirectToBucket(ctx, req, res, item, blobKey);
   const stat = await ctx.blobs.stat(blobKey);
   if (!stat) {
     ctx.logger.error({ itemId: item.id, blobKey }, 'a file row has no blob');
@@ -95,6 +97,28 @@ async function sendFile({ ctx, req, res, pathname, principal }: DataRequest<Prin
   await streamTo(ctx, ctx.blobs.get(blobKey, sent), res, { itemId: item.id });
   // Metered plans bill the owner's bandwidth (billing/bandwidth.ts): one upsert per download.
   await countDownload(ctx, item.owner_id, sent.end - sent.start + 1);
+}
+
+/** A presigned URL's lifetime: long enough to start a download, short enough that a leaked link soon dies. */
+const PRESIGNED_SECONDS = 5 * 60;
+
+async function presignedDownloadsOn(ctx: DataRequest<Principal>['ctx']): Promise<boolean> {
+  const row = await ctx.db.selectFrom('settings').select('value').where('key', '=', 's3_presigned_downloads').executeTakeFirst();
+  return row?.value === 'true';
+}
+
+/**
+ * 302 to a presigned GET of the blob, answered with the Content-Type and Content-Disposition the
+ * app itself would send. Never cached: the URL expires. A metered owner is billed the whole file
+ * (the bucket's answer, ranged or not, is not seen here).
+ */
+async function redirectToBucket(ctx: DataRequest<Principal>['ctx'], req: IncomingMessage, res: DataRequest<Principal>['res'], item: { id: string; name: string; mimetype: string | null; size: number; owner_id: string }, blobKey: string): Promise<void> {
+  const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
+  const presentation = presentationOf(item.mimetype, query.get('download') === '1' || query.get('download') === 'true');
+  const location = await ctx.blobs.presignedGet!(blobKey, { expiresInSeconds: PRESIGNED_SECONDS, contentDisposition: contentDisposition(item.name, presentation.inline), contentType: presentation.contentType });
+  res.writeHead(302, { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'Content-Length': 0 });
+  res.end();
+  if (req.method === 'GET') await countDownload(ctx, item.owner_id, Number(item.size));
 }
 
 /**

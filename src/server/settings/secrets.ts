@@ -15,7 +15,7 @@ import type { AppContext } from '../context.ts';
  * The admin API never answers them: it says only whether one is set. Code that needs the plain
  * value calls `readSecretSetting`.
  */
-export const SECRET_SETTINGS = ['recaptcha_secret', 'social_google_client_secret', 'social_facebook_client_secret', 'social_github_client_secret', 'stripe_secret_key', 'stripe_webhook_secret', 'paystack_secret_key', 'paypal_client_secret'] as const;
+export const SECRET_SETTINGS = ['recaptcha_secret', 'social_google_client_secret', 'social_facebook_client_secret', 'social_github_client_secret', 'stripe_secret_key', 'stripe_webhook_secret', 'paystack_secret_key', 'paypal_client_secret', 's3_secret_access_key'] as const;
 export type SecretSetting = (typeof SECRET_SETTINGS)[number];
 
 const PREFIX = 'enc:v1:';

@@ -98,10 +98,26 @@ export const SETTING_DEFAULTS = {
   mail_system_per_instance_per_hour: 1000,
   /** Mail driver chosen in the setup wizard; null uses the MAIL_* environment. */
   mail: null as MailSettings | null,
-  storage_driver: 'local' as 'local',
+  /** Where the installation's blobs are (the wizard's choice, switched by `npm run storage:migrate`); STORAGE_DRIVER decides what the server uses. */
+  storage_driver: 'local' as 'local' | 's3',
+  /** On S3: file downloads answer 302 to a presigned GET URL of the bucket (valid 5 minutes) instead of streaming through the app. */
+  s3_presigned_downloads: false,
+  /** The S3 bucket the setup wizard checked (storage_driver s3), used when STORAGE_DRIVER is not set; its secret is s3_secret_access_key (encrypted, secrets.ts). */
+  storage_s3: null as StoredS3Settings | null,
+  /** Stored encrypted (secrets.ts): read it with readSecretSetting. */
+  s3_secret_access_key: '',
   license_accepted_at: '',
   purchase_code: '',
 };
+
+export interface StoredS3Settings {
+  endpoint: string;
+  region: string;
+  bucket: string;
+  access_key_id: string;
+  force_path_style: boolean;
+  checksums: 'when_supported' | 'when_required';
+}
 
 export interface MailSettings {
   driver: 'smtp' | 'mailgun' | 'ses' | 'postmark' | 'log';

@@ -30,9 +30,23 @@ export const DatabaseInput = z.discriminatedUnion('driver', [
 export const MAIL_DRIVERS = ['smtp', 'mailgun', 'ses', 'postmark', 'log'] as const;
 export const MAIL_ENCRYPTIONS = ['tls', 'ssl', 'none'] as const;
 
+export const STORAGE_DRIVERS = ['local', 's3'] as const;
+/** S3's bucket naming rules (the DNS-compatible ones every S3-compatible server accepts), as STORAGE's S3_BUCKET. */
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
 export const EnvironmentInput = z
   .object({
-    storage_driver: z.enum(['local'], { error: 'Only local storage is available for now.' }).default('local'),
+    storage_driver: z.enum(STORAGE_DRIVERS, { error: 'The storage must be local or s3.' }).default('local'),
+    /** With s3 (the S3_* variables of the environment): empty endpoint means AWS S3 of the region. */
+    s3_endpoint: text(500, 'S3 endpoint')
+      .refine((v) => v === '' || /^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(v), 'The S3 endpoint must be an http:// or https:// address.')
+      .default(''),
+    s3_region: text(40, 'S3 region').regex(/^[a-z0-9-]{2,40}$/, 'The S3 region must be a region name such as us-east-1.').default('us-east-1'),
+    s3_bucket: text(63, 'S3 bucket').default(''),
+    s3_access_key_id: text(255, 'S3 access key').default(''),
+    s3_secret_access_key: z.string({ error: 'The S3 secret key must be text.' }).max(255, 'The S3 secret key may not be greater than 255 characters.').default(''),
+    s3_force_path_style: flag.default(false),
+    s3_checksums: z.enum(['when_supported', 'when_required'], { error: 'The S3 checksums must be when_supported or when_required.' }).default('when_supported'),
     mail_driver: z.enum(MAIL_DRIVERS, { error: `The mail driver must be one of ${MAIL_DRIVERS.join(', ')}.` }),
     mail_host: text(255, 'mail host').default(''),
     mail_port: z.coerce.number({ error: 'The mail port must be a number.' }).int('The mail port must be a whole number.').min(1, 'The mail port must be between 1 and 65535.').max(65535, 'The mail port must be between 1 and 65535.').default(587),
@@ -50,7 +64,8 @@ export const EnvironmentInput = z
     mail_from_name: text(120, 'sender name').min(1, 'The sender name field is required.'),
   })
   .refine((v) => v.mail_driver === 'log' || /^[A-Za-z0-9.-]+$/.test(v.mail_host), { message: 'The mail host must be a host name or address.', path: ['mail_host'] })
-  .refine((v) => v.mail_driver === 'log' || v.mail_from_address !== '', { message: 'The sender address field is required.', path: ['mail_from_address'] });
+  .refine((v) => v.mail_driver === 'log' || v.mail_from_address !== '', { message: 'The sender address field is required.', path: ['mail_from_address'] })
+  .refine((v) => v.storage_driver !== 's3' || BUCKET.test(v.s3_bucket), { message: 'The S3 bucket must be a bucket name: 3-63 lowercase letters, digits, dots and hyphens.', path: ['s3_bucket'] });
 
 export const TestMailInput = z.object({
   test_email: z

@@ -7,7 +7,10 @@ import { mailerFor } from '../mail/mailer.ts';
 import { toMailConfig } from '../settings/mail.ts';
 import { storeLogo } from '../site/branding.ts';
 import { putSettings, type MailSettings, type Settings } from '../settings/service.ts';
+import type { S3Settings } from '../blobs/s3-store.ts';
+import { openSecret, sealSecret, writeSecretSettings } from '../settings/secrets.ts';
 import { requiredChecksPass, runChecks, type Check } from './checks.ts';
+import { probeS3Storage } from './storage-check.ts';
 import { switchToPostgres } from './database.ts';
 import { nextStep, readProgress, saveStep, SETUP_STEPS, type SetupProgress, type SetupStep } from './progress.ts';
 import type { AdminSetupInput, AppSetupInput, DatabaseInput, EnvironmentInput, PurchaseCodeInput, TestMailInput } from './schemas.ts';
@@ -52,8 +55,49 @@ export async function saveDatabase(ctx: AppContext, input: z.infer<typeof Databa
 }
 
 export async function saveEnvironment(ctx: AppContext, input: z.infer<typeof EnvironmentInput>): Promise<void> {
-  await requireReached(ctx, 'environment');
-  await saveStep(ctx.config.dataDir, 'environment', input);
+  const progress = await requireReached(ctx, 'environment');
+  if (input.storage_driver !== 's3') {
+    await saveStep(ctx.config.dataDir, 'environment', { ...input, s3_secret_access_key: '' });
+    return;
+  }
+  // The bucket is checked before it is kept; its secret is kept only sealed (never sent back to the form).
+  const secret = await s3Secret(ctx, input, progress);
+  await probeS3Storage(s3SettingsOf(input, secret));
+  const sealed = secret ? await sealSecret(ctx, SEALED_S3_SECRET, secret) : '';
+  await saveStep(ctx.config.dataDir, 'environment', { ...input, s3_secret_access_key: '', s3_secret_sealed: sealed });
+}
+
+const SEALED_S3_SECRET = 'setup:s3_secret_access_key';
+
+/** The S3 secret of the form, or (left empty) the one saved with the step before for the same key. */
+async function s3Secret(ctx: AppContext, input: z.infer<typeof EnvironmentInput>, progress: SetupProgress): Promise<string> {
+  if (input.s3_access_key_id === '' && input.s3_secret_access_key === '') return '';
+  if (input.s3_secret_access_key !== '') {
+    if (input.s3_access_key_id === '') throw validationError({ s3_access_key_id: ['Give the S3 access key with its secret, or neither.'] });
+    return input.s3_secret_access_key;
+  }
+  const saved = progress.values.environment as { s3_access_key_id?: string; s3_secret_sealed?: string } | undefined;
+  const kept = saved?.s3_access_key_id === input.s3_access_key_id && saved.s3_secret_sealed ? await openSecret(ctx, SEALED_S3_SECRET, saved.s3_secret_sealed) : null;
+  if (!kept) throw validationError({ s3_secret_access_key: ['The S3 secret key field is required with an access key.'] });
+  return kept;
+}
+
+function s3SettingsOf(input: z.infer<typeof EnvironmentInput>, secret: string): S3Settings {
+  return {
+    endpoint: input.s3_endpoint || null,
+    region: input.s3_region,
+    bucket: input.s3_bucket,
+    credentials: input.s3_access_key_id ? { accessKeyId: input.s3_access_key_id, secretAccessKey: secret } : null,
+    forcePathStyle: input.s3_force_path_style,
+    checksums: input.s3_checksums,
+  };
+}
+
+/** The environment step's "Check storage": write, read back and delete a probe object with the form's S3 settings. */
+export async function checkStorage(ctx: AppContext, input: z.infer<typeof EnvironmentInput>): Promise<{ message: string }> {
+  const progress = await requireReached(ctx, 'environment');
+  if (input.storage_driver !== 's3') throw validationError({ storage_driver: ['Choose S3 storage to check a bucket; the local disk is checked by the status step.'] });
+  return probeS3Storage(s3SettingsOf(input, await s3Secret(ctx, input, progress)));
 }
 
 /** Sends a test email with the mail settings on the environment step's form; a refusal names the reason. */
@@ -90,6 +134,7 @@ export async function finishInstallation(ctx: AppContext, input: z.infer<typeof 
     if ((await installationState(ctx)) === 'installation-done') throw notFound();
     const progress = await requireReached(ctx, 'admin-setup');
     await putSettings(ctx, settingsFromProgress(progress));
+    await storeS3Secret(ctx, progress);
     const user = await createUser(ctx, { name: input.name, email: input.email, password: input.password, role: 'admin', verified: true });
     await markInstalled(ctx.db);
     await removeSetupFiles(ctx.config.dataDir);
@@ -103,6 +148,13 @@ export async function finishInstallation(ctx: AppContext, input: z.infer<typeof 
   } finally {
     finishing = null;
   }
+}
+
+/** The S3 secret sealed with the environment step, stored encrypted as the setting s3_secret_access_key. */
+async function storeS3Secret(ctx: AppContext, progress: SetupProgress): Promise<void> {
+  const env = progress.values.environment as { storage_driver?: string; s3_secret_sealed?: string } | undefined;
+  const secret = env?.storage_driver === 's3' && env.s3_secret_sealed ? await openSecret(ctx, SEALED_S3_SECRET, env.s3_secret_sealed) : null;
+  await writeSecretSettings(ctx, ctx.db, { s3_secret_access_key: secret ?? '' });
 }
 
 /** What a log-driver setup without a sender address sends as (the log driver only writes mails down). */
@@ -130,6 +182,10 @@ function settingsFromProgress(progress: SetupProgress): Partial<Settings> {
     license_accepted_at: licence.accepted_at,
     purchase_code: licence.purchase_code,
     storage_driver: env.storage_driver,
+    storage_s3:
+      env.storage_driver === 's3'
+        ? { endpoint: env.s3_endpoint, region: env.s3_region, bucket: env.s3_bucket, access_key_id: env.s3_access_key_id, force_path_style: env.s3_force_path_style, checksums: env.s3_checksums }
+        : null,
     mail: mailSettings(env),
     app_name: app.app_name,
     app_description: app.app_description,

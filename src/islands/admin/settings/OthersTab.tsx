@@ -70,6 +70,13 @@ export default function OthersTab() {
               }}
               error={form.error('mimetypes_blacklist')}
             />
+            <CheckboxField
+              label={t('s3_storage.presigned_downloads')}
+              hint={t(meta.storage_driver === 's3' ? 's3_storage.presigned_downloads_hint' : 's3_storage.presigned_downloads_local')}
+              checked={v.s3_presigned_downloads}
+              onChange={(c) => form.set('s3_presigned_downloads', c)}
+              error={form.error('s3_presigned_downloads')}
+            />
           </Section>
 
           <Section title={t('billing_plans.subscriptions_section')} description={t('billing_plans.subscriptions_section_text')}>

@@ -46,9 +46,11 @@ const FIELDS = {
   team_invitation_expiry_days: wholeNumber('invitation expiry in days', 1, 365),
   /** How the instance charges (SPEC §4): none, fixed plans or metered plans (billing/subscription-type.ts). */
   subscription_type: subscriptionTypeField,
+  /** On S3 storage: downloads redirect to a short-lived presigned URL of the bucket (downloads/file.ts). */
+  s3_presigned_downloads: flag('presigned downloads switch'),
 };
 
-function present(s: Settings, languages: Language[]) {
+function present(ctx: AppContext, s: Settings, languages: Language[]) {
   return {
     data: {
       id: 'others',
@@ -66,9 +68,10 @@ function present(s: Settings, languages: Language[]) {
         max_team_members: s.max_team_members,
         team_invitation_expiry_days: s.team_invitation_expiry_days,
         subscription_type: s.subscription_type,
+        s3_presigned_downloads: s.s3_presigned_downloads,
       },
     },
-    meta: { locales: languages.map((l) => ({ code: l.code, name: l.name })), chunk_min_bytes: CHUNK_MIN_BYTES, chunk_max_bytes: CHUNK_MAX_BYTES },
+    meta: { locales: languages.map((l) => ({ code: l.code, name: l.name })), chunk_min_bytes: CHUNK_MIN_BYTES, chunk_max_bytes: CHUNK_MAX_BYTES, storage_driver: ctx.config.storage.driver },
   };
 }
 
@@ -76,7 +79,7 @@ export type OtherSettings = ReturnType<typeof present>;
 
 export async function getOtherSettings(ctx: AppContext, user: User): Promise<OtherSettings> {
   requireAdmin(user);
-  return present(await getSettings(ctx), await listLanguages(ctx.db));
+  return present(ctx, await getSettings(ctx), await listLanguages(ctx.db));
 }
 
 /** Storage and upload limits, blocked types, trash retention, sign-up, default language, cookie notice. */
@@ -90,5 +93,5 @@ export async function updateOtherSettings(ctx: AppContext, user: User, body: Bod
     input.locale = language.code;
   }
   await applySettings(ctx, user, 'others', await getSettings(ctx), input as Partial<Settings>);
-  return present(await getSettings(ctx), languages);
+  return present(ctx, await getSettings(ctx), languages);
 }
