@@ -259,6 +259,10 @@ export interface ItemsTable {
   blob_key: string | null;
   /** Blob key prefix of the file's thumbnails (`{prefix}-{xs|sm|md}.webp`); null until made. */
   thumbnail_key: string | null;
+  /** Tries that did not make a thumbnail; 3 (MAX_THUMBNAIL_ATTEMPTS) gives up (migration 20261204100000_thumbnail_attempts). */
+  thumbnail_attempts: Generated<number>;
+  /** When a thumbnail was last tried without being made; null when never. */
+  thumbnail_attempted_at: Generated<string | null>;
   created_at: string;
   updated_at: string;
   deleted_at: string | null;

@@ -26,6 +26,7 @@ import * as folderCounts from './20261201090000_folder_counts.ts';
 import * as billing from './20261202090000_billing.ts';
 import * as billingRefs from './20261202100000_billing_refs.ts';
 import * as jobSchedule from './20261203100000_job_schedule.ts';
+import * as thumbnailAttempts from './20261204100000_thumbnail_attempts.ts';
 
 /**
  * Every migration, imported statically: a folder scan at run time breaks once Vite bundles the
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '20261202090000_billing': billing,
   '20261202100000_billing_refs': billingRefs,
   '20261203100000_job_schedule': jobSchedule,
+  '20261204100000_thumbnail_attempts': thumbnailAttempts,
 };

@@ -8,6 +8,7 @@ import { createHttpServer } from './server/host/server.ts';
 import { scheduleTrashPurge } from './server/files/purge.ts';
 import { scheduleUploadSweep } from './server/uploads/tus.ts';
 import { scheduleRemoteUploadRecovery } from './server/uploads/remote.ts';
+import { scheduleThumbnailCatchUp } from './server/previews/catch-up.ts';
 import { startThumbnailWorker } from './server/previews/thumbnails.ts';
 import { startTeamSignUps } from './server/teams/invitations.ts';
 import { recoverUploads } from './server/uploads/recover.ts';
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
   const stopSweep = scheduleUploadSweep(ctx);
   const stopRecovery = scheduleRemoteUploadRecovery(ctx);
   const stopThumbnails = startThumbnailWorker(ctx);
+  const stopThumbnailCatchUp = scheduleThumbnailCatchUp(ctx);
   const stopTeamSignUps = startTeamSignUps(ctx);
   const stopReconciler = scheduleBlobReconciler(ctx);
   const stopDeletions = scheduleUserDeletions(ctx);
@@ -110,6 +112,7 @@ async function main(): Promise<void> {
       await stopSweep();
       await stopRecovery();
       await stopThumbnails();
+      await stopThumbnailCatchUp();
       stopTeamSignUps();
       await stopReconciler();
       await stopDeletions();

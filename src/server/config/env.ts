@@ -38,6 +38,7 @@ const EnvSchema = z.object({
   BLOB_RECONCILE_SECONDS: z.coerce.number().int().min(1).default(24 * 60 * 60),
   BLOB_ORPHAN_GRACE_SECONDS: z.coerce.number().int().min(0).default(60 * 60),
   TRASH_PURGE_SECONDS: z.coerce.number().int().min(1).default(60 * 60),
+  THUMBNAIL_CATCHUP_SECONDS: z.coerce.number().int().min(1).default(5 * 60),
   // The live event stream (GET /api/events): a comment line this often keeps proxies from closing it.
   EVENTS_HEARTBEAT_MS: z.coerce.number().int().min(50).max(600_000).default(25_000),
   EVENTS_MAX_STREAMS: z.coerce.number().int().min(1).max(100).default(5),
@@ -118,6 +119,8 @@ export interface Config {
   };
   /** How often the trash retention purge is due (TRASH_PURGE_SECONDS; it also runs at start). */
   trashPurgeMs: number;
+  /** How often the thumbnail catch-up is due (THUMBNAIL_CATCHUP_SECONDS; it also runs at start). */
+  thumbnailCatchUpMs: number;
   /** Where blobs live (STORAGE_DRIVER and S3_*): DATA_DIR/blobs, or an S3-compatible bucket. */
   storage: { driver: 'local' } | ({ driver: 's3' } & S3Settings);
   /** 'env': STORAGE_DRIVER is set and wins; 'default': unset, so the storage the setup wizard stored (if any) is used (context.ts). */
@@ -194,6 +197,7 @@ function toConfig(env: Env, cwd: string, storageSource: Config['storageSource'])
     uploads: { expiryMs: env.UPLOAD_EXPIRY_SECONDS * 1000, sweepMs: env.UPLOAD_SWEEP_SECONDS * 1000 },
     blobs: { reconcileMs: env.BLOB_RECONCILE_SECONDS * 1000, orphanGraceMs: env.BLOB_ORPHAN_GRACE_SECONDS * 1000 },
     trashPurgeMs: env.TRASH_PURGE_SECONDS * 1000,
+    thumbnailCatchUpMs: env.THUMBNAIL_CATCHUP_SECONDS * 1000,
     storage: storageOf(env),
     storageSource,
     appKey: env.APP_KEY ?? null,

@@ -54,6 +54,31 @@ function sourceOf(mimetype: string | null): Source | null {
 
 class Refused extends Error {}
 
+/** Tries without a thumbnail after which a file is given up on (the catch-up picks it no more). Migration 20261204100000 uses the same figure. */
+export const MAX_THUMBNAIL_ATTEMPTS = 3;
+
+/**
+ * A file's attempts count after an outcome, or null when there is nothing to record: a thumbnail
+ * refused or skipped will never be made (given up at once), a failure may be passing (one more try).
+ */
+export function attemptsAfter(outcome: ThumbnailOutcome['outcome'], attempts: number): number | null {
+  if (outcome === 'refused' || outcome === 'skipped') return MAX_THUMBNAIL_ATTEMPTS;
+  if (outcome === 'failed') return Math.min(attempts + 1, MAX_THUMBNAIL_ATTEMPTS);
+  return null;
+}
+
+/** makeThumbnails, and an outcome other than 'made' recorded on the item, so the catch-up tries it a bounded number of times. */
+export async function makeThumbnailsRecorded(ctx: AppContext, itemId: string): Promise<ThumbnailOutcome> {
+  const result = await makeThumbnails(ctx, itemId);
+  if (result.outcome === 'made' || result.outcome === 'gone') return result;
+  const row = await ctx.db.selectFrom('items').select('thumbnail_attempts').where('id', '=', itemId).executeTakeFirst();
+  const attempts = row ? attemptsAfter(result.outcome, Number(row.thumbnail_attempts)) : null;
+  if (attempts !== null) {
+    await ctx.db.updateTable('items').set({ thumbnail_attempts: attempts, thumbnail_attempted_at: ctx.clock.now().toISOString() }).where('id', '=', itemId).execute();
+  }
+  return result;
+}
+
 /** Makes (or finds) the thumbnails of one file item. Never throws for a bad input; answers what happened. */
 export async function makeThumbnails(ctx: AppContext, itemId: string): Promise<ThumbnailOutcome> {
   const item = await findItem(ctx.db, itemId);
@@ -147,7 +172,7 @@ export function startThumbnailWorker(ctx: AppContext, concurrency = 2): () => Pr
   const pump = () => {
     while (running.size < concurrency && queue.length > 0) {
       const itemId = queue.shift()!;
-      const job: Promise<void> = makeThumbnails(ctx, itemId)
+      const job: Promise<void> = makeThumbnailsRecorded(ctx, itemId)
         .then((result) => {
           if (result.outcome === 'refused' || result.outcome === 'failed') ctx.logger.warn({ itemId, ...result }, 'no thumbnail');
           else ctx.logger.debug({ itemId, ...result }, 'thumbnail');
