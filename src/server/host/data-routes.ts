@@ -13,6 +13,8 @@ import { isBrandingRequest, serveBranding, serveFavicon } from '../site/branding
 import { EVENTS_PATH, handleEvents } from '../live/stream.ts';
 import { HEALTHZ_PATH, READYZ_PATH, serveHealthz, serveReadyz } from '../health/routes.ts';
 import { METRICS_PATH, serveMetrics } from '../metrics/endpoint.ts';
+import { handleDav } from '../dav/route.ts';
+import { isDavRequest } from '../dav/paths.ts';
 
 /**
  * The data plane's routes: requests whose bytes we stream ourselves (with backpressure) instead of
@@ -46,6 +48,8 @@ export const DATA_ROUTES: DataRoute[] = [
   { name: 'shared upload', match: (p) => isSharedUploadRequest(p), handle: handleSharedUpload, transfer: 'upload' },
   { name: 'upload-request upload', match: (p) => isRequestUpload(p), handle: handleRequestUpload, transfer: 'upload' },
   { name: 'live events', match: (p) => p === EVENTS_PATH, handle: handleEvents },
+  // WebDAV (dav/route.ts): PUT streams a file in, GET streams one out.
+  { name: 'webdav', match: (p) => isDavRequest(p), handle: handleDav, transfer: 'upload' },
 ];
 
 /** Whether this request moves file bytes, and which way (the metrics' active transfers). */
