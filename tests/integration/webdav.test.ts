@@ -147,7 +147,7 @@ describe('WebDAV methods', () => {
     expect((await me.dav('DELETE', '/dav/Old')).status).toBe(404);
   });
 
-  it('MOVE renames and moves into a folder; Overwrite F on an existing target is 412; into itself 409; COPY 501', async () => {
+  it('MOVE renames and moves into a folder; Overwrite F on an existing target is 412; into itself 409', async () => {
     const me = await account();
     const at = (path: string) => `${env.server.url}${path}`;
     await me.dav('PUT', '/dav/a.txt', { body: 'A' });
@@ -163,7 +163,29 @@ describe('WebDAV methods', () => {
     expect((await me.dav('GET', '/dav/Box/inside.txt')).text).toBe('B');
     expect((await me.dav('MOVE', '/dav/Box', { headers: { Destination: at('/dav/Box/Sub') } })).status).toBe(409);
     expect((await me.dav('MOVE', '/dav/Box', { headers: { Destination: at('/dav/Nope/Box') } })).status).toBe(409);
-    expect((await me.dav('COPY', '/dav/Box/inside.txt', { headers: { Destination: at('/dav/copy.txt') } })).status).toBe(501);
+  });
+
+  it('COPY stores new files through the upload path: a file, a folder deep or shallow, Overwrite F 412, quota 507', async () => {
+    const me = await account();
+    const at = (path: string) => `${env.server.url}${path}`;
+    const body = randomBytes(256 * 1024);
+    await me.dav('MKCOL', '/dav/Src');
+    await me.dav('MKCOL', '/dav/Src/Sub');
+    await me.dav('PUT', '/dav/Src/Sub/data.bin', { body });
+    expect((await me.dav('COPY', '/dav/Src/Sub/data.bin', { headers: { Destination: at('/dav/copy.bin') } })).status).toBe(201);
+    expect((await me.dav('GET', '/dav/copy.bin')).bytes.equals(body)).toBe(true);
+    expect((await me.dav('COPY', '/dav/Src', { headers: { Destination: at('/dav/Deep') } })).status).toBe(201);
+    expect((await me.dav('GET', '/dav/Deep/Sub/data.bin')).bytes.equals(body)).toBe(true);
+    expect((await me.dav('COPY', '/dav/Src', { headers: { Destination: at('/dav/Shallow'), Depth: '0' } })).status).toBe(201);
+    expect(hrefs((await me.dav('PROPFIND', '/dav/Shallow', { headers: { Depth: '1' } })).text)).toEqual(['/dav/Shallow/']);
+    expect((await me.dav('COPY', '/dav/copy.bin', { headers: { Destination: at('/dav/Deep'), Overwrite: 'F' } })).status).toBe(412);
+    expect((await me.dav('COPY', '/dav/Src', { headers: { Destination: at('/dav/Src/Sub/Again') } })).status).toBe(409);
+    expect((await me.dav('COPY', '/dav/Src', { headers: { Destination: at('/dav/src') } })).status).toBe(403);
+    // The source stays; the copies are new items with their own blobs.
+    expect((await items(me.userId, 'data.bin')).filter((r) => r.deleted_at === null)).toHaveLength(2);
+    await env.seed.db.updateTable('users').set({ storage_limit_bytes: 600 * 1024 }).where('id', '=', me.userId).execute();
+    expect((await me.dav('COPY', '/dav/copy.bin', { headers: { Destination: at('/dav/one-too-many.bin') } })).status).toBe(507);
+    expect(await items(me.userId, 'one-too-many.bin')).toEqual([]);
   });
 
   it("another account's paths are not reachable: its own namespace answers 404", async () => {

@@ -12,11 +12,12 @@ import { uploadFinished } from '../uploads/finish.ts';
 import { checkUploadSegment } from '../uploads/names.ts';
 import { usedBytes, uploadPolicy } from '../uploads/limits.ts';
 import { davPrincipal } from './auth.ts';
+import { copyItem } from './copy.ts';
 import { davSegments, destinationPath, resolvePath, type Resolved } from './paths.ts';
 import { receiveDavPut } from './put.ts';
 import { davError, multistatus, responseXml, type Quota } from './xml.ts';
 
-/** Served under /dav/. COPY answers 501 (the product has no copy service yet); no LOCK, so class 1 only. */
+/** Served under /dav/. No LOCK/UNLOCK (nor PROPPATCH) yet, so class 1 only. */
 export const DAV_METHODS = ['OPTIONS', 'PROPFIND', 'GET', 'HEAD', 'PUT', 'MKCOL', 'DELETE', 'MOVE', 'COPY'] as const;
 
 type Dav = { ctx: AppContext; req: IncomingMessage; res: ServerResponse; principal: UserPrincipal | null; segments: string[] };
@@ -24,7 +25,7 @@ type Dav = { ctx: AppContext; req: IncomingMessage; res: ServerResponse; princip
 /**
  * WebDAV (RFC 4918 class 1) on the data plane: the account's own folders and files by name, home
  * at `/dav/`. Every change goes through the file services the app uses (create folder, rename,
- * move, trash) and uploads through the same receiving and finishing steps as POST /api/upload, so
+ * move, trash; a copy is a new upload of the same bytes) and uploads through the same receiving and finishing steps as POST /api/upload, so
  * quotas, limits, blocked types, thumbnails and events apply. Authenticated per request with HTTP
  * Basic (auth.ts); OPTIONS answers without it, as clients probe before they sign in.
  */
@@ -57,8 +58,8 @@ const METHOD_HANDLERS: Record<(typeof DAV_METHODS)[number], (dav: Dav) => Promis
   PUT: put,
   MKCOL: mkcol,
   DELETE: remove,
-  MOVE: move,
-  COPY: () => Promise.reject(new AppError(501, 'COPY is not supported: the drive has no copy service yet.', { code: 'not_implemented' })),
+  MOVE: transfer('move'),
+  COPY: transfer('copy'),
 };
 
 function userOf(dav: Dav): UserPrincipal['user'] {
@@ -168,33 +169,43 @@ async function remove(dav: Dav): Promise<void> {
 }
 
 /**
- * MOVE (RFC 4918 §9.9): a rename, a move, or both, through the app's own rename and move. An
- * existing target is moved to the trash first when Overwrite allows it (T, the default), else 412.
+ * MOVE (RFC 4918 §9.9) and COPY (§9.8): MOVE is a rename, a move, or both, through the app's own
+ * rename and move; COPY stores new items (copy.ts). An existing target is moved to the trash first
+ * when Overwrite allows it (T, the default), else 412. A folder into itself or below it is a 409.
  */
-async function move(dav: Dav): Promise<void> {
-  const user = userOf(dav);
-  const { item } = await found(dav);
-  if (item === null) throw new AppError(403, 'The home folder cannot be moved.');
-  const destSegments = davSegments(destinationPath(header(dav.req, 'destination'), header(dav.req, 'host')));
-  const keys = (names: string[]) => names.map(nameKey);
-  const [from, to] = [keys(dav.segments), keys(destSegments)];
-  if (to.length >= from.length && from.every((key, i) => key === to[i])) {
-    if (to.length === from.length && destSegments.at(-1) === dav.segments.at(-1)) throw new AppError(403, 'The source and the destination are the same.');
-    if (to.length > from.length) throw new AppError(409, 'A folder cannot be moved into itself.');
-  }
-  const target = await resolvePath(dav.ctx, user.id, destSegments);
-  const name = newName(target.name);
-  if (target.parentId === undefined) throw new AppError(409, 'The destination folder does not exist.');
-  const overwrite = (header(dav.req, 'overwrite') ?? 'T').trim().toUpperCase();
-  if (overwrite !== 'T' && overwrite !== 'F') throw badRequest('Overwrite must be T or F.');
-  const replaced = target.item && target.item.id !== item.id ? target.item : null;
-  if (replaced && overwrite === 'F') throw new AppError(412, 'Something is at the destination and Overwrite is F.');
-  if (replaced) await removeItems(dav.ctx, user, [{ id: replaced.id, type: replaced.type, force_delete: false }]);
-  let moved = item;
-  if (target.parentId !== item.parent_id) moved = (await moveItems(dav.ctx, user, target.parentId, [{ id: item.id, type: item.type }]))[0]!;
-  if (moved.name !== name) await renameItem(dav.ctx, user, item.id, { name });
-  dav.res.writeHead(replaced ? 204 : 201, { 'Content-Length': 0 });
-  dav.res.end();
+function transfer(kind: 'move' | 'copy') {
+  return async (dav: Dav): Promise<void> => {
+    const user = userOf(dav);
+    const { item } = await found(dav);
+    if (item === null) throw new AppError(403, `The home folder cannot be ${kind === 'move' ? 'moved' : 'copied'}.`);
+    const depth = (header(dav.req, 'depth') ?? 'infinity').trim().toLowerCase();
+    if (depth !== 'infinity' && (kind === 'move' || depth !== '0')) throw badRequest(`Depth must be ${kind === 'move' ? 'infinity' : '0 or infinity'} here.`);
+    const destSegments = davSegments(destinationPath(header(dav.req, 'destination'), header(dav.req, 'host')));
+    const keys = (names: string[]) => names.map(nameKey);
+    const [from, to] = [keys(dav.segments), keys(destSegments)];
+    if (to.length >= from.length && from.every((key, i) => key === to[i])) {
+      // Only a MOVE may change a name's case in place (`a.txt` to `A.txt`).
+      if (to.length === from.length && (kind === 'copy' || destSegments.at(-1) === dav.segments.at(-1))) throw new AppError(403, 'The source and the destination are the same.');
+      if (to.length > from.length) throw new AppError(409, 'A folder cannot be moved or copied into itself.');
+    }
+    const target = await resolvePath(dav.ctx, user.id, destSegments);
+    const name = newName(target.name);
+    if (target.parentId === undefined) throw new AppError(409, 'The destination folder does not exist.');
+    const overwrite = (header(dav.req, 'overwrite') ?? 'T').trim().toUpperCase();
+    if (overwrite !== 'T' && overwrite !== 'F') throw badRequest('Overwrite must be T or F.');
+    const replaced = target.item && target.item.id !== item.id ? target.item : null;
+    if (replaced && overwrite === 'F') throw new AppError(412, 'Something is at the destination and Overwrite is F.');
+    if (replaced) await removeItems(dav.ctx, user, [{ id: replaced.id, type: replaced.type, force_delete: false }]);
+    if (kind === 'copy') {
+      await copyItem(dav.ctx, user, item, { parentId: target.parentId, name }, depth === 'infinity');
+    } else {
+      let moved = item;
+      if (target.parentId !== item.parent_id) moved = (await moveItems(dav.ctx, user, target.parentId, [{ id: item.id, type: item.type }]))[0]!;
+      if (moved.name !== name) await renameItem(dav.ctx, user, item.id, { name });
+    }
+    dav.res.writeHead(replaced ? 204 : 201, { 'Content-Length': 0 });
+    dav.res.end();
+  };
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
