@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { putSetting } from '../../src/server/settings/service.ts';
 import { registerUser } from '../support/client.ts';
 import { useSeededServer } from '../support/seed.ts';
 
@@ -122,6 +123,19 @@ describe('WebDAV methods', () => {
     await env.seed.db.updateTable('users').set({ storage_limit_bytes: 1024 }).where('id', '=', me.userId).execute();
     expect((await me.dav('PUT', '/dav/too-big.bin', { body: randomBytes(4096) })).status).toBe(507);
     expect(await items(me.userId, 'too-big.bin')).toEqual([]);
+  });
+
+  it('PUT: a blocked type is 415 and leaves nothing; an account that may not upload gets 403', async () => {
+    const me = await account();
+    await putSetting(env.seed, 'mimetypes_blacklist', ['exe']);
+    try {
+      expect((await me.dav('PUT', '/dav/setup.exe', { body: 'MZ' })).status).toBe(415);
+    } finally {
+      await putSetting(env.seed, 'mimetypes_blacklist', []);
+    }
+    expect(await items(me.userId, 'setup.exe')).toEqual([]);
+    await env.seed.db.updateTable('users').set({ restrictions: JSON.stringify({ canUpload: false }) }).where('id', '=', me.userId).execute();
+    expect((await me.dav('PUT', '/dav/a.txt', { body: 'x' })).status).toBe(403);
   });
 
   it('MKCOL: 201, 405 when something is there, 409 without the parent, 415 with a body', async () => {

@@ -42,10 +42,15 @@ export const handleDav: DataHandler = dataRoute<UserPrincipal | null>({
   },
 });
 
-/** The app's refusals as a WebDAV client expects them: a full quota is 507, a refused name 400. */
+/**
+ * The app's refusals as a WebDAV client expects them: a full quota is 507 Insufficient Storage, a
+ * blocked type 415, an account restriction 403 (423 means a lock in WebDAV), a refused name 400.
+ */
 function davStatus(error: unknown): unknown {
   if (!isAppError(error)) return error;
   if (error.code === 'storage_limit_exceeded') return new AppError(507, error.message, { code: error.code });
+  if (error.code === 'mimetype_blacklisted') return new AppError(415, error.message, { code: error.code });
+  if (error.status === 423) return new AppError(403, error.message, { code: error.code });
   if (error.status === 422) return new AppError(400, Object.values(error.errors ?? {})[0]?.[0] ?? error.message, { code: error.code });
   return error;
 }
