@@ -114,6 +114,23 @@ describe('WebDAV methods', () => {
     expect(rows.filter((r) => r.deleted_at !== null).map((r) => Number(r.size))).toEqual([body.length]);
   });
 
+  it('PUT without a declared length (chunked) is counted as it streams', async () => {
+    const me = await account();
+    const parts = [randomBytes(MiB), randomBytes(MiB), randomBytes(123)];
+    const whole = Buffer.concat(parts);
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = parts.shift();
+        if (next) controller.enqueue(new Uint8Array(next));
+        else controller.close();
+      },
+    });
+    const auth = `Basic ${Buffer.from(`${me.email}:${me.token}`).toString('base64')}`;
+    const res = await fetch(`${env.server.url}/dav/streamed.bin`, { method: 'PUT', headers: { Authorization: auth }, body: stream, duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(201);
+    expect((await me.dav('GET', '/dav/streamed.bin')).bytes.equals(whole)).toBe(true);
+  });
+
   it('PUT: a missing parent is 409, a refused name 400, over the quota 507', async () => {
     const me = await account();
     expect((await me.dav('PUT', '/dav/nowhere/a.txt', { body: 'x' })).status).toBe(409);
