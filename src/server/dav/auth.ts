@@ -27,8 +27,9 @@ export function basicCredentials(header: string | undefined): { email: string; s
  * personal access token, auth/access-tokens.ts), or the account password itself when the account
  * has no second factor. Password attempts go through the sign-in throttles (429 with Retry-After);
  * a token is 160 random bits, so its attempts are not counted. Anything else: 401 with the Basic
- * challenge. No cookie is read, so no CSRF rule applies (a browser never sends Basic by itself
- * without the user typing it at our own prompt).
+ * challenge. No cookie is read. A browser that cached Basic credentials for this origin could
+ * send them cross-site, but POST is not served here and every other write method (PUT, DELETE,
+ * MKCOL, MOVE, COPY) needs a CORS preflight, which is never granted (no Access-Control headers).
  */
 export async function davPrincipal(ctx: AppContext, req: IncomingMessage): Promise<UserPrincipal> {
   const credentials = basicCredentials(req.headers.authorization);
