@@ -93,6 +93,25 @@ describe('WebDAV methods', () => {
     expect((await me.dav('PROPFIND', '/dav/missing', { headers: { Depth: '0' } })).status).toBe(404);
   });
 
+  it('PROPFIND answers the properties asked for, the unknown ones in a 404 propstat; propname; malformed XML is 400', async () => {
+    const me = await account();
+    await me.dav('PUT', '/dav/f.txt', { body: 'abc' });
+    const asked = await me.dav('PROPFIND', '/dav/f.txt', {
+      headers: { Depth: '0', 'Content-Type': 'application/xml' },
+      body: '<?xml version="1.0"?><D:propfind xmlns:D="DAV:" xmlns:Z="urn:x-example"><D:prop><D:getcontentlength/><Z:color/><D:quota-used-bytes/></D:prop></D:propfind>',
+    });
+    expect(asked.status).toBe(207);
+    expect(asked.text).toContain('<d:propstat><d:prop><d:getcontentlength>3</d:getcontentlength></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>');
+    expect(asked.text).toContain('<d:propstat><d:prop><x:color xmlns:x="urn:x-example"/><d:quota-used-bytes/></d:prop><d:status>HTTP/1.1 404 Not Found</d:status></d:propstat>');
+    expect(asked.text).not.toContain('displayname');
+    const names = await me.dav('PROPFIND', '/dav/f.txt', { headers: { Depth: '0' }, body: '<propfind xmlns="DAV:"><propname/></propfind>' });
+    expect(names.text).toContain('<d:getcontentlength/>');
+    expect(names.text).not.toContain('>3<');
+    for (const body of ['<propfind xmlns="DAV:"><prop>', '<D:propfind xmlns:D="DAV:"><Z:x/></D:propfind>', '<foo:propfind xmlns:foo=""/>', '<other xmlns="DAV:"/>']) {
+      expect((await me.dav('PROPFIND', '/dav/f.txt', { headers: { Depth: '0' }, body })).status, body).toBe(400);
+    }
+  });
+
   it('PUT then GET a 5 MiB body byte for byte, with a Range; replacing answers 204 and trashes the old content', async () => {
     const me = await account();
     const body = randomBytes(5 * MiB);

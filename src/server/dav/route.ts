@@ -13,6 +13,7 @@ import { checkUploadSegment } from '../uploads/names.ts';
 import { usedBytes, uploadPolicy } from '../uploads/limits.ts';
 import { davPrincipal } from './auth.ts';
 import { copyItem } from './copy.ts';
+import { parsePropfind } from './propfind-body.ts';
 import { davSegments, destinationPath, resolvePath, type Resolved } from './paths.ts';
 import { receiveDavPut } from './put.ts';
 import { davError, multistatus, responseXml, type Quota } from './xml.ts';
@@ -80,13 +81,16 @@ function newName(name: string | null): string {
   return checked.name;
 }
 
-/** Reads and drops a small request body (PROPFIND's, which asks for properties we send anyway). */
-async function skipBody(req: IncomingMessage): Promise<void> {
+/** A small request body as text (PROPFIND's), at most 1 MiB. */
+async function smallBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
   let bytes = 0;
   for await (const chunk of req) {
     bytes += (chunk as Buffer).length;
     if (bytes > 1024 * 1024) throw new AppError(413, 'The request body is too large.');
+    chunks.push(chunk as Buffer);
   }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 async function options({ res }: Dav): Promise<void> {
@@ -106,16 +110,16 @@ async function propfind(dav: Dav): Promise<void> {
     dav.res.writeHead(403, { 'Content-Type': 'application/xml; charset=utf-8' });
     return void dav.res.end(davError('propfind-finite-depth'));
   }
-  await skipBody(dav.req);
+  const request = parsePropfind(await smallBody(dav.req));
   const user = userOf(dav);
   const { item } = await found(dav);
   const policy = await uploadPolicy(dav.ctx, user);
   const used = await usedBytes(dav.ctx.db, user.id);
   const quota: Quota = { used, available: policy.capacity === null ? null : Math.max(0, policy.capacity - used) };
-  const responses = [responseXml(item, dav.segments, quota)];
+  const responses = [responseXml(item, dav.segments, quota, request)];
   if (depth === '1' && (item === null || item.type === 'folder')) {
     const { items } = await browseFolder(dav.ctx, user, item?.id ?? null, { sort: { field: 'name', direction: 'asc' } });
-    for (const child of items) responses.push(responseXml(child, [...dav.segments, child.name], quota));
+    for (const child of items) responses.push(responseXml(child, [...dav.segments, child.name], quota, request));
   }
   const body = multistatus(responses);
   dav.res.writeHead(207, { 'Content-Type': 'application/xml; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'private, no-cache' });
