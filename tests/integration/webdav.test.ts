@@ -213,6 +213,12 @@ describe('WebDAV methods', () => {
     expect((await me.dav('GET', '/dav/Box/inside.txt')).text).toBe('B');
     expect((await me.dav('MOVE', '/dav/Box', { headers: { Destination: at('/dav/Box/Sub') } })).status).toBe(409);
     expect((await me.dav('MOVE', '/dav/Box', { headers: { Destination: at('/dav/Nope/Box') } })).status).toBe(409);
+    // Onto the folder that holds it: refused, nothing trashed.
+    expect((await me.dav('MOVE', '/dav/Box/inside.txt', { headers: { Destination: at('/dav/Box') } })).status).toBe(409);
+    expect((await me.dav('COPY', '/dav/Box/inside.txt', { headers: { Destination: at('/dav/Box') } })).status).toBe(409);
+    expect((await me.dav('GET', '/dav/Box/inside.txt')).text).toBe('B');
+    // A Destination on another host is refused.
+    expect((await me.dav('MOVE', '/dav/Box/inside.txt', { headers: { Destination: 'http://elsewhere.example/dav/x.txt' } })).status).toBe(502);
   });
 
   it('COPY stores new files through the upload path: a file, a folder deep or shallow, Overwrite F 412, quota 507', async () => {

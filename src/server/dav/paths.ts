@@ -27,8 +27,11 @@ export function davSegments(pathname: string): string[] {
   });
 }
 
-/** The path of a Destination header (an absolute URL or a path), when it is on this server under /dav. */
-export function destinationPath(header: string | undefined, host: string | undefined): string {
+/**
+ * The path of a Destination header (an absolute URL or a path), when it is on this server under
+ * /dav: its host is the request's Host or APP_URL's (behind a proxy that rewrites Host).
+ */
+export function destinationPath(header: string | undefined, host: string | undefined, appHost: string): string {
   if (!header) throw badRequest('The Destination header is required.');
   let url: URL;
   try {
@@ -36,7 +39,7 @@ export function destinationPath(header: string | undefined, host: string | undef
   } catch {
     throw badRequest('The Destination header is not a URL.');
   }
-  if (host && url.host !== host) throw new AppError(502, 'The Destination is on another server.');
+  if (host && url.host !== host && url.host !== appHost) throw new AppError(502, 'The Destination is on another server.');
   if (!isDavRequest(url.pathname)) throw new AppError(502, 'The Destination is outside /dav/.');
   return url.pathname;
 }

@@ -189,7 +189,7 @@ function transfer(kind: 'move' | 'copy') {
     if (item === null) throw new AppError(403, `The home folder cannot be ${kind === 'move' ? 'moved' : 'copied'}.`);
     const depth = (header(dav.req, 'depth') ?? 'infinity').trim().toLowerCase();
     if (depth !== 'infinity' && (kind === 'move' || depth !== '0')) throw badRequest(`Depth must be ${kind === 'move' ? 'infinity' : '0 or infinity'} here.`);
-    const destSegments = davSegments(destinationPath(header(dav.req, 'destination'), header(dav.req, 'host')));
+    const destSegments = davSegments(destinationPath(header(dav.req, 'destination'), header(dav.req, 'host'), dav.ctx.config.appUrl.host));
     const keys = (names: string[]) => names.map(nameKey);
     const [from, to] = [keys(dav.segments), keys(destSegments)];
     if (to.length >= from.length && from.every((key, i) => key === to[i])) {
@@ -197,6 +197,8 @@ function transfer(kind: 'move' | 'copy') {
       if (to.length === from.length && (kind === 'copy' || destSegments.at(-1) === dav.segments.at(-1))) throw new AppError(403, 'The source and the destination are the same.');
       if (to.length > from.length) throw new AppError(409, 'A folder cannot be moved or copied into itself.');
     }
+    // Onto a folder holding the source: overwriting it would put the source in the trash first.
+    if (to.length < from.length && to.every((key, i) => key === from[i])) throw new AppError(409, 'The destination holds the source: it cannot be replaced by it.');
     const target = await resolvePath(dav.ctx, user.id, destSegments);
     const name = newName(target.name);
     if (target.parentId === undefined) throw new AppError(409, 'The destination folder does not exist.');
