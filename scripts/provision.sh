@@ -1,6 +1,6 @@
 # Sourced by scripts/start.sh, scripts/test.sh and .ci/run: makes this shell ready to build and run.
 #   source scripts/provision.sh          Node >= 22.12 and npm dependencies
-#   source scripts/provision.sh test     also Chromium and a running PostgreSQL
+#   source scripts/provision.sh test     also Chromium, litmus, rclone and a running PostgreSQL
 # Everything comes from the npm registry or Debian's packages; nothing else is downloaded.
 set -euo pipefail
 _root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,6 +23,10 @@ if [ "${1:-}" = "test" ]; then
   if [ ! -x /usr/bin/chromium ]; then
     echo "provision: installing Debian's chromium"
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  fi
+  if [ ! -x /usr/bin/litmus ] || [ ! -x /usr/bin/rclone ]; then
+    echo "provision: installing Debian's litmus and rclone (WebDAV clients for the tests)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq litmus rclone >/dev/null
   fi
   if command -v pg_isready >/dev/null && ! pg_isready -q -h 127.0.0.1 -p 5432; then
     echo "provision: starting PostgreSQL"

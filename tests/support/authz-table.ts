@@ -789,7 +789,11 @@ export const NOT_ITEM_ROUTES = [/^\w+ \/api\/admin\//, /^\w+ \/api\/setup\//, /^
  */
 export const NOT_ITEM_DATA_ROUTES = ['branding', 'favicon', 'avatars', 'live events',
   // Probes and metrics: no user, no item (tests/integration/health-metrics.test.ts).
-  'healthz', 'readyz', 'metrics'];
+  'healthz', 'readyz', 'metrics',
+  // WebDAV names items by path in the caller's own namespace, with HTTP Basic (no cookie, no bearer,
+  // no ids): another user, a signed-out client and a revoked app password are tried in
+  // tests/integration/webdav.test.ts.
+  'webdav'];
 
 /** `METHOD /api/path/[param]` for every method every file under src/pages/api serves. */
 export function apiRoutesOnDisk(dir = API_DIR, prefix = '/api'): string[] {

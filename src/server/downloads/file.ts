@@ -33,9 +33,17 @@ async function sendFile({ ctx, req, res, pathname, principal }: DataRequest<Prin
   const id = FILE_PATH.exec(pathname)?.[1];
   if (!id) throw notFound('The item was not found.');
   const item = await downloadableFile(ctx, actor, id);
-  const blobKey = item.blob_key!;
   // On S3 with presigned downloads on: the bucket serves the bytes (and any Range), after the same checks.
-  if (ctx.blobs.presignedGet && (await presignedDownloadsOn(ctx))) return redirectToBucket(ctx, req, res, item, blobKey);
+  if (ctx.blobs.presignedGet && (await presignedDownloadsOn(ctx))) return redirectToBucket(ctx, req, res, item, item.blob_key!);
+  await sendFileBytes(ctx, req, res, item);
+}
+
+/**
+ * The bytes of a file the caller may download (checked already), with its validators, Range and
+ * conditional answers, and the owner's bandwidth counted: `/file/{id}` and WebDAV's GET (dav/).
+ */
+export async function sendFileBytes(ctx: DataRequest<Principal>['ctx'], req: IncomingMessage, res: DataRequest<Principal>['res'], item: { id: string; name: string; mimetype: string | null; owner_id: string; blob_key: string | null }): Promise<void> {
+  const blobKey = item.blob_key!;
   const stat = await ctx.blobs.stat(blobKey);
   if (!stat) {
     ctx.logger.error({ itemId: item.id, blobKey }, 'a file row has no blob');

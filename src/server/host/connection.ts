@@ -10,8 +10,13 @@ import type { Duplex } from 'node:stream';
 export const SERVED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 const SERVED = new Set<string>(SERVED_METHODS);
 
-export function isServedMethod(method: string | undefined): boolean {
-  return SERVED.has(method ?? '');
+/** WebDAV's own methods, served under /dav/ only (dav/route.ts). */
+export const DAV_ONLY_METHODS = ['PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'] as const;
+const DAV_ONLY = new Set<string>(DAV_ONLY_METHODS);
+
+export function isServedMethod(method: string | undefined, pathname = ''): boolean {
+  if (SERVED.has(method ?? '')) return true;
+  return DAV_ONLY.has(method ?? '') && (pathname === '/dav' || pathname.startsWith('/dav/'));
 }
 
 /** How long a closing connection keeps reading (and dropping) what the client still sends. */

@@ -13,6 +13,8 @@ import { isBrandingRequest, serveBranding, serveFavicon } from '../site/branding
 import { EVENTS_PATH, handleEvents } from '../live/stream.ts';
 import { HEALTHZ_PATH, READYZ_PATH, serveHealthz, serveReadyz } from '../health/routes.ts';
 import { METRICS_PATH, serveMetrics } from '../metrics/endpoint.ts';
+import { handleDav } from '../dav/route.ts';
+import { isDavRequest } from '../dav/paths.ts';
 
 /**
  * The data plane's routes: requests whose bytes we stream ourselves (with backpressure) instead of
@@ -25,8 +27,8 @@ export interface DataRoute {
   handle: (ctx: AppContext, req: IncomingMessage, res: ServerResponse, pathname: string) => Promise<void>;
   /** Served even before installation and during maintenance (the logos those pages show). */
   open?: boolean;
-  /** File bytes moving: counted as an active transfer in the metrics while it runs (downloads on GET, uploads on POST, PUT and PATCH). */
-  transfer?: 'download' | 'upload';
+  /** File bytes moving: counted as an active transfer in the metrics while it runs (downloads on GET, uploads on POST, PUT and PATCH; `both` for a route that does either). */
+  transfer?: 'download' | 'upload' | 'both';
 }
 
 export const DATA_ROUTES: DataRoute[] = [
@@ -46,12 +48,15 @@ export const DATA_ROUTES: DataRoute[] = [
   { name: 'shared upload', match: (p) => isSharedUploadRequest(p), handle: handleSharedUpload, transfer: 'upload' },
   { name: 'upload-request upload', match: (p) => isRequestUpload(p), handle: handleRequestUpload, transfer: 'upload' },
   { name: 'live events', match: (p) => p === EVENTS_PATH, handle: handleEvents },
+  // WebDAV (dav/route.ts): PUT streams a file in, GET streams one out.
+  { name: 'webdav', match: (p) => isDavRequest(p), handle: handleDav, transfer: 'both' },
 ];
 
 /** Whether this request moves file bytes, and which way (the metrics' active transfers). */
 export function transferOf(route: DataRoute, method: string): 'download' | 'upload' | null {
-  if (route.transfer === 'download') return method === 'GET' ? 'download' : null;
-  if (route.transfer === 'upload') return method === 'POST' || method === 'PUT' || method === 'PATCH' ? 'upload' : null;
+  if (!route.transfer) return null;
+  if (method === 'GET' && route.transfer !== 'upload') return 'download';
+  if ((method === 'POST' || method === 'PUT' || method === 'PATCH') && route.transfer !== 'download') return 'upload';
   return null;
 }
 

@@ -45,7 +45,7 @@ export async function createHttpServer(ctx: AppContext): Promise<http.Server> {
     closeAfterUnreadBody(req, res);
     // TRACE would echo the request (cookies included) back; it and other methods no route serves are
     // refused here, before Astro, whose Request constructor throws on them (a 500 before).
-    if (!isServedMethod(req.method)) return refuse(405, `The ${req.method} method is not supported.`, { Allow: SERVED_METHODS.join(', ') });
+    if (!isServedMethod(req.method, pathname)) return refuse(405, `The ${req.method} method is not supported.`, { Allow: SERVED_METHODS.join(', ') });
     const data = findDataRoute(pathname, req.method ?? 'GET');
     // A NUL in a path or query (raw or %00) names nothing of ours, and PostgreSQL refuses it with an error (a 500).
     if (/\0|%00/i.test(req.url ?? '')) {

@@ -8,7 +8,7 @@ import { checkName } from '../files/names.ts';
  */
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\.[^.]*)?$/i;
 
-function checkUploadSegment(raw: string): { ok: true; name: string } | { ok: false; message: string } {
+export function checkUploadSegment(raw: string): { ok: true; name: string } | { ok: false; message: string } {
   const checked = checkName(raw);
   if (!checked.ok) return checked;
   if (WINDOWS_RESERVED.test(checked.name)) return { ok: false, message: `"${checked.name}" is a reserved name.` };

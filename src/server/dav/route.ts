@@ -1,0 +1,225 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AppContext } from '../context.ts';
+import type { UserPrincipal } from '../auth/principal.ts';
+import { sendFileBytes } from '../downloads/file.ts';
+import { requireDownloadableFile } from '../files/access.ts';
+import { nameKey } from '../files/names.ts';
+import type { ItemWithCount } from '../files/queries.ts';
+import { browseFolder, createFolder, moveItems, removeItems, renameItem } from '../files/service.ts';
+import { dataRoute, declaredLength, type DataHandler } from '../http/data-route.ts';
+import { AppError, badRequest, isAppError, notFound } from '../http/errors.ts';
+import { uploadFinished } from '../uploads/finish.ts';
+import { checkUploadSegment } from '../uploads/names.ts';
+import { usedBytes, uploadPolicy } from '../uploads/limits.ts';
+import { davPrincipal } from './auth.ts';
+import { copyItem } from './copy.ts';
+import { parsePropfind } from './propfind-body.ts';
+import { davSegments, destinationPath, resolvePath, type Resolved } from './paths.ts';
+import { receiveDavPut } from './put.ts';
+import { davError, multistatus, responseXml, type Quota } from './xml.ts';
+
+/** Served under /dav/. No LOCK/UNLOCK (nor PROPPATCH) yet, so class 1 only. */
+export const DAV_METHODS = ['OPTIONS', 'PROPFIND', 'GET', 'HEAD', 'PUT', 'MKCOL', 'DELETE', 'MOVE', 'COPY'] as const;
+
+type Dav = { ctx: AppContext; req: IncomingMessage; res: ServerResponse; principal: UserPrincipal | null; segments: string[] };
+
+/**
+ * WebDAV (RFC 4918 class 1) on the data plane: the account's own folders and files by name, home
+ * at `/dav/`. Every change goes through the file services the app uses (create folder, rename,
+ * move, trash; a copy is a new upload of the same bytes) and uploads through the same receiving and finishing steps as POST /api/upload, so
+ * quotas, limits, blocked types, thumbnails and events apply. Authenticated per request with HTTP
+ * Basic (auth.ts); OPTIONS answers without it, as clients probe before they sign in.
+ */
+export const handleDav: DataHandler = dataRoute<UserPrincipal | null>({
+  methods: DAV_METHODS,
+  principal: (ctx, req) => (req.method === 'OPTIONS' ? Promise.resolve(null) : davPrincipal(ctx, req)),
+  handle: async ({ ctx, req, res, pathname, principal }) => {
+    const dav: Dav = { ctx, req, res, principal, segments: davSegments(pathname) };
+    try {
+      await METHOD_HANDLERS[req.method as (typeof DAV_METHODS)[number]](dav);
+    } catch (error) {
+      throw davStatus(error);
+    }
+  },
+});
+
+/**
+ * The app's refusals as a WebDAV client expects them: a full quota is 507 Insufficient Storage, a
+ * blocked type 415, an account restriction 403 (423 means a lock in WebDAV), a refused name 400.
+ */
+function davStatus(error: unknown): unknown {
+  if (!isAppError(error)) return error;
+  if (error.code === 'storage_limit_exceeded') return new AppError(507, error.message, { code: error.code });
+  if (error.code === 'mimetype_blacklisted') return new AppError(415, error.message, { code: error.code });
+  if (error.status === 423) return new AppError(403, error.message, { code: error.code });
+  if (error.status === 422) return new AppError(400, Object.values(error.errors ?? {})[0]?.[0] ?? error.message, { code: error.code });
+  return error;
+}
+
+const METHOD_HANDLERS: Record<(typeof DAV_METHODS)[number], (dav: Dav) => Promise<void>> = {
+  OPTIONS: options,
+  PROPFIND: propfind,
+  GET: get,
+  HEAD: get,
+  PUT: put,
+  MKCOL: mkcol,
+  DELETE: remove,
+  MOVE: transfer('move'),
+  COPY: transfer('copy'),
+};
+
+function userOf(dav: Dav): UserPrincipal['user'] {
+  if (!dav.principal) throw new AppError(401, 'Unauthenticated.');
+  return dav.principal.user;
+}
+
+/** A name for something new: the upload rules (reserved device names too); refused is a 400. */
+function newName(name: string | null): string {
+  if (name === null) throw new AppError(405, 'The home folder cannot be replaced.', { headers: { Allow: DAV_METHODS.join(', ') } });
+  const checked = checkUploadSegment(name);
+  if (!checked.ok) throw badRequest(checked.message);
+  return checked.name;
+}
+
+/** A small request body as text (PROPFIND's), at most 1 MiB. */
+async function smallBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of req) {
+    bytes += (chunk as Buffer).length;
+    if (bytes > 1024 * 1024) throw new AppError(413, 'The request body is too large.');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function options({ res }: Dav): Promise<void> {
+  res.writeHead(200, { DAV: '1', Allow: DAV_METHODS.join(', '), 'MS-Author-Via': 'DAV', 'Content-Length': 0 });
+  res.end();
+}
+
+async function found(dav: Dav): Promise<Resolved & { item: ItemWithCount | null }> {
+  const resolved = await resolvePath(dav.ctx, userOf(dav).id, dav.segments);
+  if (resolved.item === undefined) throw notFound('Nothing is at this path.');
+  return { ...resolved, item: resolved.item };
+}
+
+async function propfind(dav: Dav): Promise<void> {
+  const depth = (dav.req.headers.depth ?? 'infinity').toString().trim().toLowerCase();
+  if (depth !== '0' && depth !== '1') {
+    dav.res.writeHead(403, { 'Content-Type': 'application/xml; charset=utf-8' });
+    return void dav.res.end(davError('propfind-finite-depth'));
+  }
+  const request = parsePropfind(await smallBody(dav.req));
+  const user = userOf(dav);
+  const { item } = await found(dav);
+  const policy = await uploadPolicy(dav.ctx, user);
+  const used = await usedBytes(dav.ctx.db, user.id);
+  const quota: Quota = { used, available: policy.capacity === null ? null : Math.max(0, policy.capacity - used) };
+  const responses = [responseXml(item, dav.segments, quota, request)];
+  if (depth === '1' && (item === null || item.type === 'folder')) {
+    const { items } = await browseFolder(dav.ctx, user, item?.id ?? null, { sort: { field: 'name', direction: 'asc' } });
+    for (const child of items) responses.push(responseXml(child, [...dav.segments, child.name], quota, request));
+  }
+  const body = multistatus(responses);
+  dav.res.writeHead(207, { 'Content-Type': 'application/xml; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'private, no-cache' });
+  dav.res.end(body);
+}
+
+async function get(dav: Dav): Promise<void> {
+  const { item } = await found(dav);
+  if (item === null || item.type === 'folder') throw new AppError(405, 'A folder has no content to download: list it with PROPFIND.', { headers: { Allow: 'OPTIONS, PROPFIND, MKCOL, DELETE, MOVE' } });
+  const file = await requireDownloadableFile(dav.ctx, userOf(dav), item.id);
+  await sendFileBytes(dav.ctx, dav.req, dav.res, file);
+}
+
+/**
+ * PUT streams the body through the upload path (put.ts). Replacing a file: the new content is
+ * stored as a new file first; only once it is recorded is the old file moved to the trash (where
+ * it can be restored, as any deleted file) and the new one given its name. A failed upload leaves
+ * the old file untouched.
+ */
+async function put(dav: Dav): Promise<void> {
+  const user = userOf(dav);
+  const resolved = await resolvePath(dav.ctx, user.id, dav.segments);
+  const name = newName(resolved.name);
+  if (resolved.parentId === undefined) throw new AppError(409, 'The folder to put this file in does not exist.');
+  if (resolved.item?.type === 'folder') throw new AppError(405, 'A folder is at this path.');
+  const created = await receiveDavPut(dav.ctx, user, dav.req, { parentId: resolved.parentId, name });
+  await uploadFinished(dav.ctx, created, user.id);
+  let item = created;
+  if (resolved.item) {
+    await removeItems(dav.ctx, user, [{ id: resolved.item.id, type: 'file', force_delete: false }]);
+    if (item.name !== name) item = await renameItem(dav.ctx, user, item.id, { name });
+  }
+  dav.res.writeHead(resolved.item ? 204 : 201, { 'Content-Length': 0 });
+  dav.res.end();
+}
+
+async function mkcol(dav: Dav): Promise<void> {
+  const user = userOf(dav);
+  if ((declaredLength(dav.req) ?? 0) > 0 || dav.req.headers['transfer-encoding']) throw new AppError(415, 'MKCOL takes no body.');
+  const resolved = await resolvePath(dav.ctx, user.id, dav.segments);
+  if (resolved.item !== undefined) throw new AppError(405, 'Something is at this path already.', { headers: { Allow: 'OPTIONS, PROPFIND, GET, HEAD, PUT, DELETE, MOVE' } });
+  const name = newName(resolved.name);
+  if (resolved.parentId === undefined) throw new AppError(409, 'The folder to create this folder in does not exist.');
+  await createFolder(dav.ctx, user, { name, parent_id: resolved.parentId });
+  dav.res.writeHead(201, { 'Content-Length': 0 });
+  dav.res.end();
+}
+
+async function remove(dav: Dav): Promise<void> {
+  const user = userOf(dav);
+  const { item } = await found(dav);
+  if (item === null) throw new AppError(403, 'The home folder cannot be deleted.');
+  await removeItems(dav.ctx, user, [{ id: item.id, type: item.type, force_delete: false }]);
+  dav.res.writeHead(204);
+  dav.res.end();
+}
+
+/**
+ * MOVE (RFC 4918 §9.9) and COPY (§9.8): MOVE is a rename, a move, or both, through the app's own
+ * rename and move; COPY stores new items (copy.ts). An existing target is moved to the trash first
+ * when Overwrite allows it (T, the default), else 412. A folder into itself or below it is a 409.
+ */
+function transfer(kind: 'move' | 'copy') {
+  return async (dav: Dav): Promise<void> => {
+    const user = userOf(dav);
+    const { item } = await found(dav);
+    if (item === null) throw new AppError(403, `The home folder cannot be ${kind === 'move' ? 'moved' : 'copied'}.`);
+    const depth = (header(dav.req, 'depth') ?? 'infinity').trim().toLowerCase();
+    if (depth !== 'infinity' && (kind === 'move' || depth !== '0')) throw badRequest(`Depth must be ${kind === 'move' ? 'infinity' : '0 or infinity'} here.`);
+    const destSegments = davSegments(destinationPath(header(dav.req, 'destination'), header(dav.req, 'host'), dav.ctx.config.appUrl.host));
+    const keys = (names: string[]) => names.map(nameKey);
+    const [from, to] = [keys(dav.segments), keys(destSegments)];
+    if (to.length >= from.length && from.every((key, i) => key === to[i])) {
+      // Only a MOVE may change a name's case in place (`a.txt` to `A.txt`).
+      if (to.length === from.length && (kind === 'copy' || destSegments.at(-1) === dav.segments.at(-1))) throw new AppError(403, 'The source and the destination are the same.');
+      if (to.length > from.length) throw new AppError(409, 'A folder cannot be moved or copied into itself.');
+    }
+    // Onto a folder holding the source: overwriting it would put the source in the trash first.
+    if (to.length < from.length && to.every((key, i) => key === from[i])) throw new AppError(409, 'The destination holds the source: it cannot be replaced by it.');
+    const target = await resolvePath(dav.ctx, user.id, destSegments);
+    const name = newName(target.name);
+    if (target.parentId === undefined) throw new AppError(409, 'The destination folder does not exist.');
+    const overwrite = (header(dav.req, 'overwrite') ?? 'T').trim().toUpperCase();
+    if (overwrite !== 'T' && overwrite !== 'F') throw badRequest('Overwrite must be T or F.');
+    const replaced = target.item && target.item.id !== item.id ? target.item : null;
+    if (replaced && overwrite === 'F') throw new AppError(412, 'Something is at the destination and Overwrite is F.');
+    if (replaced) await removeItems(dav.ctx, user, [{ id: replaced.id, type: replaced.type, force_delete: false }]);
+    if (kind === 'copy') {
+      await copyItem(dav.ctx, user, item, { parentId: target.parentId, name }, depth === 'infinity');
+    } else {
+      let moved = item;
+      if (target.parentId !== item.parent_id) moved = (await moveItems(dav.ctx, user, target.parentId, [{ id: item.id, type: item.type }]))[0]!;
+      if (moved.name !== name) await renameItem(dav.ctx, user, item.id, { name });
+    }
+    dav.res.writeHead(replaced ? 204 : 201, { 'Content-Length': 0 });
+    dav.res.end();
+  };
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
