@@ -1,6 +1,6 @@
 import type { User } from '../auth/sessions.ts';
 import { restrictionsFor, type Restrictions } from '../users/restrictions.ts';
-import { accessTo, type Grant, type Principal } from './access.ts';
+import { accessTo, accessToRows, type Grant, type Principal } from './access.ts';
 import type { Db, ItemRow } from './queries.ts';
 import type { TreeNode } from './service.ts';
 
@@ -92,6 +92,15 @@ export async function abilitiesOf(db: Db, principal: Principal, context: Princip
   return new Map(items.map((i) => {
     const grant = grants.get(i.id);
     return [i.id, grant ? abilitiesFor(grant, context) : { ...NO_ABILITIES }];
+  }));
+}
+
+/** `abilitiesOf` for whole rows read in this request (a listing): the principal's own rows are not read again (`accessToRows`). */
+export async function abilitiesOfRows(db: Db, principal: Principal, context: PrincipalContext, rows: ItemRow[]): Promise<Map<string, Abilities>> {
+  const grants = await accessToRows(db, principal, rows);
+  return new Map(rows.map((row) => {
+    const grant = grants.get(row.id);
+    return [row.id, grant ? abilitiesFor(grant, context) : { ...NO_ABILITIES }];
   }));
 }
 

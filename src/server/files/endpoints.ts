@@ -5,11 +5,11 @@ import { validate } from '../http/validate.ts';
 import { principalFor } from '../teams/actor.ts';
 import { scopedItemData, withShared } from '../sharing/presenter.ts';
 import { sharesOfItems } from '../sharing/service.ts';
-import { abilitiesOf, homeAbilities, memberContext, ownerContext, type Abilities, type PrincipalContext, requestContext, shareContext, withTreeAbilities } from './abilities.ts';
+import { abilitiesOf, abilitiesOfRows, homeAbilities, memberContext, ownerContext, type Abilities, type PrincipalContext, requestContext, shareContext, withTreeAbilities } from './abilities.ts';
 import { itemData, type ItemData } from './presenter.ts';
 import type { ItemRow, ItemWithCount } from './queries.ts';
 import { CreateFolderInput, encodeCursor, folderParam, listOptions, MoveInput, RemoveInput, RenameInput, TreeQuery } from './schemas.ts';
-import { browseFolder, createFolder, moveItems, navigationTree, removeItems, renameItem } from './service.ts';
+import { browseFolderAs, createFolder, moveItems, navigationTree, removeItems, renameItem } from './service.ts';
 
 /**
  * One body per item action, whoever acts: the owner's endpoints (`/api/create-folder`, …), a
@@ -89,9 +89,9 @@ export async function browseAs(ctx: AppContext, asked: Principal, id: string | u
   // A signed-in user opening a folder of a team they are a member of browses it as the member.
   const principal = asked.kind === 'user' ? await principalFor(ctx, asked, [folderParam(id)]) : asked;
   const actor = actorOf(principal);
-  const page = await browseFolder(ctx, actor, folderParam(id), options.paged === false ? { sort: list.sort } : list);
+  const page = await browseFolderAs(ctx, actor, folderParam(id), options.paged === false ? { sort: list.sort } : list);
   const context = contextOf(principal);
-  const abilities = await abilitiesOf(ctx.db, actor, context, page.root ? [...page.items, page.root] : page.items);
+  const abilities = await abilitiesOfRows(ctx.db, actor, context, page.root ? [...page.items, page.root] : page.items);
   const present = itemDataFor(principal, abilities);
   let data = page.items.map(present);
   if (principal.kind === 'user') {

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import { AppError, notFound, validationError } from '../http/errors.ts';
 import { restrictionsFor } from '../users/restrictions.ts';
 import { actorFor } from '../teams/actor.ts';
-import { liveFolder, requireOwnedItem, requireOwnedItems, requireTargetFolder, requireUnscoped, requireWritableScope, scopeOf } from './access.ts';
+import { liveFolder, requireOwnedItem, requireOwnedItems, requireTargetFolder, requireUnscoped, requireWritableScope, scopeOf, type Actor } from './access.ts';
 import { originalLocations, type OriginalLocation } from './locations.ts';
 import { candidateName, checkName, nameKey } from './names.ts';
 import { parseEmoji } from './presenter.ts';
@@ -230,7 +230,11 @@ async function paged(load: (options: ListOptions) => Promise<ItemWithCount[]>, o
 }
 
 export async function browseFolder(ctx: AppContext, signedIn: User, id: string | null, options: ListOptions): Promise<Page & { root: ItemWithCount | null }> {
-  const user = await actorFor(ctx, signedIn, [id]);
+  return browseFolderAs(ctx, await actorFor(ctx, signedIn, [id]), id, options);
+}
+
+/** `browseFolder` for the actor the caller has already decided for this folder (`actorFor`). */
+export async function browseFolderAs(ctx: AppContext, user: Actor, id: string | null, options: ListOptions): Promise<Page & { root: ItemWithCount | null }> {
   const scope = scopeOf(user);
   const folder = id === null && !scope ? null : await requireOwnedItem(ctx, user, id ?? scope!.rootId, { folder: true });
   const page = await paged((o) => q.listChildren(ctx.db, user.id, folder?.id ?? null, o), options);
