@@ -34,6 +34,9 @@ describe('personal access tokens', () => {
     expect(list.body.data).toHaveLength(1);
     expect(list.body.data[0]).toMatchObject({ name: 'backup script', last_used_at: expect.any(String) });
     expect(JSON.stringify(list.body)).not.toContain(token);
+    // Used again within the minute: the date is not written again (a sync client's every request would commit).
+    expect((await script.get('/api/user', { bearer: token, origin: null, xrw: false })).status).toBe(200);
+    expect((await client.get('/api/user/tokens')).body.data[0].last_used_at).toBe(list.body.data[0].last_used_at);
 
     const revoked = await client.post(`/api/user/tokens/${list.body.data[0].id}`, { _method: 'delete' });
     expect(revoked.status).toBe(204);

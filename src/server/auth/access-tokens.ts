@@ -40,17 +40,29 @@ export async function revokeAllAccessTokens(ctx: AppContext, userId: string): Pr
   await ctx.db.deleteFrom('access_tokens').where('user_id', '=', userId).execute();
 }
 
+/**
+ * How stale a token's `last_used_at` may be: a sync client (WebDAV, rclone) sends hundreds of
+ * requests a minute, and a write per request would cost each of them a commit for a date the
+ * settings page shows to the minute.
+ */
+const LAST_USED_PRECISION_MS = 60_000;
+
 export async function userForAccessToken(ctx: AppContext, token: string): Promise<User | null> {
   if (!token.startsWith(PREFIX) || token.length > 100) return null;
   const hash = hashSecret(token);
-  const user = await ctx.db
+  const row = await ctx.db
     .selectFrom('access_tokens')
     .innerJoin('users', 'users.id', 'access_tokens.user_id')
     .selectAll('users')
+    .select('access_tokens.last_used_at as token_last_used_at')
     .where('access_tokens.token_hash', '=', hash)
     .where('users.deletion_started_at', 'is', null)
     .executeTakeFirst();
-  if (!user) return null;
-  await ctx.db.updateTable('access_tokens').set({ last_used_at: ctx.clock.now().toISOString() }).where('token_hash', '=', hash).execute();
+  if (!row) return null;
+  const { token_last_used_at, ...user } = row;
+  const now = ctx.clock.now();
+  if (token_last_used_at === null || now.getTime() - Date.parse(token_last_used_at) >= LAST_USED_PRECISION_MS) {
+    await ctx.db.updateTable('access_tokens').set({ last_used_at: now.toISOString() }).where('token_hash', '=', hash).execute();
+  }
   return user;
 }
