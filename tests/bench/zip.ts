@@ -64,7 +64,9 @@ function read(url: string, headers: Record<string, string> = {}): Promise<Read> 
   });
 }
 
-const server = await startServer({ db: 'sqlite' });
+// BENCH_CPU_PROF=<dir> writes the product server's CPU profile there (node --cpu-prof) when it stops.
+const cpuProf = process.env.BENCH_CPU_PROF;
+const server = await startServer({ db: 'sqlite', env: cpuProf ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(cpuProf)}` } : {} });
 const seed = await seedContext(server);
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'cd-bench-zip-'));
 let ref: ReturnType<typeof spawn> | null = null;

@@ -1,12 +1,5 @@
 import type { Readable } from 'node:stream';
-import { constants, crc32, deflateRawSync } from 'node:zlib';
-import crc32js from 'crc-32';
-
-// compress-commons checksums every entry through crc32-stream, which calls the pure-JavaScript
-// `crc-32` (1.4 GB/s here); Node's zlib.crc32 is native (3.8 GB/s) and gives the same value. A
-// stored entry does nothing but checksum and copy, so this is most of its CPU: swap it in once, for
-// every caller of that module (only the zip writer uses it).
-crc32js.buf = (data, seed) => crc32(data instanceof Uint8Array ? data : Buffer.from(data), typeof seed === 'number' ? seed >>> 0 : 0) | 0;
+import { constants, deflateRawSync } from 'node:zlib';
 
 /**
  * Deflate level for zip entries: level 1 runs several times faster than the default 6 on one core

@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { ItemType } from '../../../db/schema.ts';
 import { actorOf, type Principal } from '../auth/principal.ts';
 import type { User } from '../auth/sessions.ts';
@@ -15,6 +14,7 @@ import { validationError } from '../http/errors.ts';
 import { contentDisposition } from './headers.ts';
 import { listLiveChildrenForZip } from './queries.ts';
 import { peekFirstBlock, worthDeflating, ZIP_DEFLATE_LEVEL } from './zip-method.ts';
+import { ZipWriter } from './zip-writer.ts';
 import { countDownload } from '../billing/bandwidth.ts';
 
 /**
@@ -22,7 +22,7 @@ import { countDownload } from '../billing/bandwidth.ts';
  * their live subtree (the trash stays out), files STORED when their type is already compressed or
  * a trial deflate of their first 64 KiB does not shrink them (random, encrypted, unknown media),
  * DEFLATEd at the fastest level otherwise (zip-method.ts), ZIP64 when past 4 GB or 65,535 entries
- * (zip-stream / compress-commons). Entries are
+ * (zip-writer.ts). Entries are
  * written one at a time as the client reads: the first byte leaves as soon as the first entry's
  * header does, and neither a file nor the zip is ever held in memory.
  */
@@ -142,57 +142,42 @@ async function sendZip({ ctx, req, res, principal }: DataRequest<Principal>): Pr
 
 /** Streams the zip of `roots` into `res`; a client that leaves stops the walk and closes every open blob. */
 async function writeZip(ctx: AppContext, user: User, roots: ZipItem[], res: ServerResponse): Promise<void> {
-  // A 1 MiB buffer between the zip and the socket: compress-commons writes in small pieces, and the
-  // default 16 KiB made a stored entry cost a round of stream callbacks per 16 KiB.
-  // The zip writer (with its stream library) is loaded by the first zip, not at start.
-  const { default: ZipStream } = await import('zip-stream');
-  const zip = new ZipStream({ zlib: { level: ZIP_DEFLATE_LEVEL }, highWaterMark: 1024 * 1024 });
+  const zip = new ZipWriter(res, ZIP_DEFLATE_LEVEL);
   const open = new Set<Readable>();
-  const waiting = new Set<(error: Error) => void>();
   let gone = false;
   const stop = () => {
     gone = true;
     for (const stream of open) stream.destroy();
     open.clear();
-    for (const reject of waiting) reject(new Error('the download was abandoned'));
   };
-  // Backpressure end to end: pipeline pauses the zip while the socket is full, and the zip pauses its source.
-  const piped = pipeline(zip as unknown as Readable, res).then(
-    () => null,
-    (error: unknown) => error,
-  );
-  void piped.then((error) => error && stop());
+  res.once('close', () => {
+    if (!res.writableFinished) stop();
+  });
 
   const names = new EntryNames();
   // The files' bytes this zip carried, for metered bandwidth (billing/bandwidth.ts), counted once at the end.
   let carried = 0;
-  const add = (source: Readable | Buffer | null, data: { name: string; type: 'file' | 'directory'; date: Date; store: boolean }) =>
-    new Promise<void>((resolve, reject) => {
-      if (gone) return reject(new Error('the download was abandoned'));
-      waiting.add(reject);
-      zip.entry(source, data, (error) => {
-        waiting.delete(reject);
-        if (error) reject(error);
-        else resolve();
-      });
-    });
 
   const addFile = async (dir: string, item: ZipItem) => {
     const name = names.claim(dir, item.name, true);
     const blob = ctx.blobs.get(item.blob_key!);
     open.add(blob);
     blob.once('close', () => open.delete(blob));
-    const first = await peekFirstBlock(blob);
-    const store = isAlreadyCompressed(item.mimetype) || !worthDeflating(first);
-    // An empty blob has ended by now, and compress-commons refuses an ended stream.
-    await add(first ? blob : Buffer.alloc(0), { name, type: 'file', date: new Date(item.updated_at), store });
+    try {
+      const first = await peekFirstBlock(blob);
+      if (gone) return;
+      const store = isAlreadyCompressed(item.mimetype) || !worthDeflating(first);
+      await zip.addFile(name, new Date(item.updated_at), first ? blob : null, { store, sizeHint: Number(item.size ?? 0) });
+    } finally {
+      blob.destroy();
+    }
     carried += Number(item.size ?? 0);
   };
 
   // Depth first, one folder's children at a time: only the current path's listings are held.
   const addFolder = async (dir: string, folder: ZipItem) => {
     const path = names.claim(dir, folder.name, false);
-    await add(null, { name: `${path}/`, type: 'directory', date: new Date(folder.updated_at), store: true });
+    await zip.addDirectory(`${path}/`, new Date(folder.updated_at));
     const children = await listLiveChildrenForZip(ctx.db, user.id, folder.id);
     for (const child of children) {
       if (gone) return;
@@ -207,15 +192,12 @@ async function writeZip(ctx: AppContext, user: User, roots: ZipItem[], res: Serv
       if (root.type === 'folder') await addFolder('', root);
       else if (root.blob_key) await addFile('', root);
     }
-    if (!gone) zip.finalize();
+    if (!gone) await zip.finish();
   } catch (error) {
     // A blob that fails to read must not yield a zip that looks whole: the response is cut off.
     if (!gone) ctx.logger.error({ err: error, userId: user.id }, 'zip stopped halfway');
     stop();
-    zip.destroy();
     res.destroy();
   }
-  const error = await piped;
-  if (error && !gone) ctx.logger.error({ err: error, userId: user.id }, 'zip stream failed');
   await countDownload(ctx, user.id, carried);
 }

@@ -5,7 +5,7 @@ import { validate } from '../http/validate.ts';
 import { principalFor } from '../teams/actor.ts';
 import { scopedItemData, withShared } from '../sharing/presenter.ts';
 import { sharesOfItems } from '../sharing/service.ts';
-import { abilitiesOf, abilitiesOfRows, homeAbilities, memberContext, ownerContext, type Abilities, type PrincipalContext, requestContext, shareContext, withTreeAbilities } from './abilities.ts';
+import { abilitiesOfRows, homeAbilities, memberContext, ownerContext, type Abilities, type PrincipalContext, requestContext, shareContext, withTreeAbilities } from './abilities.ts';
 import { itemData, type ItemData } from './presenter.ts';
 import type { ItemRow, ItemWithCount } from './queries.ts';
 import { CreateFolderInput, encodeCursor, folderParam, listOptions, MoveInput, RemoveInput, RenameInput, TreeQuery } from './schemas.ts';
