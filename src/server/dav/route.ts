@@ -1,34 +1,34 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AppContext } from '../context.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
 import { sendFileBytes } from '../downloads/file.ts';
 import { requireDownloadableFile } from '../files/access.ts';
 import { nameKey } from '../files/names.ts';
-import type { ItemWithCount } from '../files/queries.ts';
 import { browseFolder, createFolder, moveItems, removeItems, renameItem } from '../files/service.ts';
 import { dataRoute, declaredLength, type DataHandler } from '../http/data-route.ts';
-import { AppError, badRequest, isAppError, notFound } from '../http/errors.ts';
+import { AppError, badRequest, isAppError } from '../http/errors.ts';
 import { uploadFinished } from '../uploads/finish.ts';
-import { checkUploadSegment } from '../uploads/names.ts';
 import { usedBytes, uploadPolicy } from '../uploads/limits.ts';
 import { davPrincipal } from './auth.ts';
+import { checkWrite } from './conditions.ts';
 import { copyItem } from './copy.ts';
+import { lock, unlock } from './lock-methods.ts';
+import { covers, DAV_LOCKED, deleteLocksAt, liveLocks, pathKey } from './locks.ts';
 import { parsePropfind } from './propfind-body.ts';
-import { davSegments, destinationPath, resolvePath, type Resolved } from './paths.ts';
+import { deadProps, moveDeadProps, proppatch } from './properties.ts';
+import { davSegments, destinationPath, resolvePath } from './paths.ts';
 import { receiveDavPut } from './put.ts';
+import { found, header, newName as checkedName, scopeOf, sendXml, smallBody, userOf, type Dav } from './request.ts';
 import { davError, multistatus, responseXml, type Quota } from './xml.ts';
 
-/** Served under /dav/. No LOCK/UNLOCK (nor PROPPATCH) yet, so class 1 only. */
-export const DAV_METHODS = ['OPTIONS', 'PROPFIND', 'GET', 'HEAD', 'PUT', 'MKCOL', 'DELETE', 'MOVE', 'COPY'] as const;
-
-type Dav = { ctx: AppContext; req: IncomingMessage; res: ServerResponse; principal: UserPrincipal | null; segments: string[] };
+/** Served under /dav/: RFC 4918 class 1 and 2 (LOCK/UNLOCK). */
+export const DAV_METHODS = ['OPTIONS', 'PROPFIND', 'PROPPATCH', 'GET', 'HEAD', 'PUT', 'MKCOL', 'DELETE', 'MOVE', 'COPY', 'LOCK', 'UNLOCK'] as const;
 
 /**
- * WebDAV (RFC 4918 class 1) on the data plane: the account's own folders and files by name, home
+ * WebDAV (RFC 4918 class 1 and 2) on the data plane: the account's own folders and files by name, home
  * at `/dav/`. Every change goes through the file services the app uses (create folder, rename,
  * move, trash; a copy is a new upload of the same bytes) and uploads through the same receiving and finishing steps as POST /api/upload, so
  * quotas, limits, blocked types, thumbnails and events apply. Authenticated per request with HTTP
- * Basic (auth.ts); OPTIONS answers without it, as clients probe before they sign in.
+ * Basic (auth.ts); OPTIONS answers without it, as clients probe before they sign in. Locks and
+ * dead properties are rows in the database (locks.ts, properties.ts), so every app node sees them.
  */
 export const handleDav: DataHandler = dataRoute<UserPrincipal | null>({
   methods: DAV_METHODS,
@@ -45,13 +45,13 @@ export const handleDav: DataHandler = dataRoute<UserPrincipal | null>({
 
 /**
  * The app's refusals as a WebDAV client expects them: a full quota is 507 Insufficient Storage, a
- * blocked type 415, an account restriction 403 (423 means a lock in WebDAV), a refused name 400.
+ * blocked type 415, an account restriction 403 (423 means a WebDAV lock here: locks.ts), a refused name 400.
  */
 function davStatus(error: unknown): unknown {
   if (!isAppError(error)) return error;
   if (error.code === 'storage_limit_exceeded') return new AppError(507, error.message, { code: error.code });
   if (error.code === 'mimetype_blacklisted') return new AppError(415, error.message, { code: error.code });
-  if (error.status === 423) return new AppError(403, error.message, { code: error.code });
+  if (error.status === 423 && error.code !== DAV_LOCKED) return new AppError(403, error.message, { code: error.code });
   if (error.status === 422) return new AppError(400, Object.values(error.errors ?? {})[0]?.[0] ?? error.message, { code: error.code });
   return error;
 }
@@ -59,6 +59,7 @@ function davStatus(error: unknown): unknown {
 const METHOD_HANDLERS: Record<(typeof DAV_METHODS)[number], (dav: Dav) => Promise<void>> = {
   OPTIONS: options,
   PROPFIND: propfind,
+  PROPPATCH: proppatch,
   GET: get,
   HEAD: get,
   PUT: put,
@@ -66,49 +67,24 @@ const METHOD_HANDLERS: Record<(typeof DAV_METHODS)[number], (dav: Dav) => Promis
   DELETE: remove,
   MOVE: transfer('move'),
   COPY: transfer('copy'),
+  LOCK: lock,
+  UNLOCK: unlock,
 };
 
-function userOf(dav: Dav): UserPrincipal['user'] {
-  if (!dav.principal) throw new AppError(401, 'Unauthenticated.');
-  return dav.principal.user;
-}
+const newName = (name: string | null) => checkedName(name, DAV_METHODS);
 
-/** A name for something new: the upload rules (reserved device names too); refused is a 400. */
-function newName(name: string | null): string {
-  if (name === null) throw new AppError(405, 'The home folder cannot be replaced.', { headers: { Allow: DAV_METHODS.join(', ') } });
-  const checked = checkUploadSegment(name);
-  if (!checked.ok) throw badRequest(checked.message);
-  return checked.name;
-}
-
-/** A small request body as text (PROPFIND's), at most 1 MiB. */
-async function smallBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of req) {
-    bytes += (chunk as Buffer).length;
-    if (bytes > 1024 * 1024) throw new AppError(413, 'The request body is too large.');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
+/** The folder holding a path (the home folder for a name in it). */
+const parentOf = (segments: string[]) => segments.slice(0, -1);
 
 async function options({ res }: Dav): Promise<void> {
-  res.writeHead(200, { DAV: '1', Allow: DAV_METHODS.join(', '), 'MS-Author-Via': 'DAV', 'Content-Length': 0 });
+  res.writeHead(200, { DAV: '1, 2', Allow: DAV_METHODS.join(', '), 'MS-Author-Via': 'DAV', 'Content-Length': 0 });
   res.end();
-}
-
-async function found(dav: Dav): Promise<Resolved & { item: ItemWithCount | null }> {
-  const resolved = await resolvePath(dav.ctx, userOf(dav).id, dav.segments);
-  if (resolved.item === undefined) throw notFound('Nothing is at this path.');
-  return { ...resolved, item: resolved.item };
 }
 
 async function propfind(dav: Dav): Promise<void> {
   const depth = (dav.req.headers.depth ?? 'infinity').toString().trim().toLowerCase();
   if (depth !== '0' && depth !== '1') {
-    dav.res.writeHead(403, { 'Content-Type': 'application/xml; charset=utf-8' });
-    return void dav.res.end(davError('propfind-finite-depth'));
+    return sendXml(dav.res, 403, davError('propfind-finite-depth'));
   }
   const request = parsePropfind(await smallBody(dav.req));
   const user = userOf(dav);
@@ -116,14 +92,16 @@ async function propfind(dav: Dav): Promise<void> {
   const policy = await uploadPolicy(dav.ctx, user);
   const used = await usedBytes(dav.ctx.db, user.id);
   const quota: Quota = { used, available: policy.capacity === null ? null : Math.max(0, policy.capacity - used) };
-  const responses = [responseXml(item, dav.segments, quota, request)];
-  if (depth === '1' && (item === null || item.type === 'folder')) {
-    const { items } = await browseFolder(dav.ctx, user, item?.id ?? null, { sort: { field: 'name', direction: 'asc' } });
-    for (const child of items) responses.push(responseXml(child, [...dav.segments, child.name], quota, request));
-  }
-  const body = multistatus(responses);
-  dav.res.writeHead(207, { 'Content-Type': 'application/xml; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'private, no-cache' });
-  dav.res.end(body);
+  const children = depth === '1' && (item === null || item.type === 'folder') ? (await browseFolder(dav.ctx, user, item?.id ?? null, { sort: { field: 'name', direction: 'asc' } })).items : [];
+  const entries = [{ item, segments: dav.segments }, ...children.map((child) => ({ item: child, segments: [...dav.segments, child.name] }))];
+  const dead = await deadProps(dav.ctx.db, entries.flatMap((e) => (e.item ? [e.item.id] : [])));
+  const locks = await liveLocks(dav.ctx, user.id);
+  const now = dav.ctx.clock.now();
+  const responses = entries.map((e) => {
+    const key = pathKey(e.segments);
+    return responseXml(e.item, e.segments, quota, request, { dead: (e.item && dead.get(e.item.id)) || [], locks: locks.filter((l) => covers(l, key)), now });
+  });
+  sendXml(dav.res, 207, multistatus(responses));
 }
 
 async function get(dav: Dav): Promise<void> {
@@ -145,10 +123,12 @@ async function put(dav: Dav): Promise<void> {
   const name = newName(resolved.name);
   if (resolved.parentId === undefined) throw new AppError(409, 'The folder to put this file in does not exist.');
   if (resolved.item?.type === 'folder') throw new AppError(405, 'A folder is at this path.');
+  await checkWrite(scopeOf(dav), [{ segments: dav.segments, tree: false }, ...(resolved.item ? [] : [{ segments: parentOf(dav.segments), tree: false }])]);
   const created = await receiveDavPut(dav.ctx, user, dav.req, { parentId: resolved.parentId, name });
   await uploadFinished(dav.ctx, created, user.id);
   let item = created;
   if (resolved.item) {
+    await moveDeadProps(dav.ctx.db, resolved.item.id, created.id);
     await removeItems(dav.ctx, user, [{ id: resolved.item.id, type: 'file', force_delete: false }]);
     if (item.name !== name) item = await renameItem(dav.ctx, user, item.id, { name });
   }
@@ -163,6 +143,7 @@ async function mkcol(dav: Dav): Promise<void> {
   if (resolved.item !== undefined) throw new AppError(405, 'Something is at this path already.', { headers: { Allow: 'OPTIONS, PROPFIND, GET, HEAD, PUT, DELETE, MOVE' } });
   const name = newName(resolved.name);
   if (resolved.parentId === undefined) throw new AppError(409, 'The folder to create this folder in does not exist.');
+  await checkWrite(scopeOf(dav), [{ segments: dav.segments, tree: false }, { segments: parentOf(dav.segments), tree: false }]);
   await createFolder(dav.ctx, user, { name, parent_id: resolved.parentId });
   dav.res.writeHead(201, { 'Content-Length': 0 });
   dav.res.end();
@@ -172,7 +153,9 @@ async function remove(dav: Dav): Promise<void> {
   const user = userOf(dav);
   const { item } = await found(dav);
   if (item === null) throw new AppError(403, 'The home folder cannot be deleted.');
+  await checkWrite(scopeOf(dav), [{ segments: dav.segments, tree: true }, { segments: parentOf(dav.segments), tree: false }]);
   await removeItems(dav.ctx, user, [{ id: item.id, type: item.type, force_delete: false }]);
+  await deleteLocksAt(dav.ctx, user.id, pathKey(dav.segments));
   dav.res.writeHead(204);
   dav.res.end();
 }
@@ -206,6 +189,9 @@ function transfer(kind: 'move' | 'copy') {
     if (overwrite !== 'T' && overwrite !== 'F') throw badRequest('Overwrite must be T or F.');
     const replaced = target.item && target.item.id !== item.id ? target.item : null;
     if (replaced && overwrite === 'F') throw new AppError(412, 'Something is at the destination and Overwrite is F.');
+    const destination = [{ segments: destSegments, tree: true }, { segments: parentOf(destSegments), tree: false }];
+    const source = kind === 'move' ? [{ segments: dav.segments, tree: true }, { segments: parentOf(dav.segments), tree: false }] : [];
+    await checkWrite(scopeOf(dav), [...source, ...destination]);
     if (replaced) await removeItems(dav.ctx, user, [{ id: replaced.id, type: replaced.type, force_delete: false }]);
     if (kind === 'copy') {
       await copyItem(dav.ctx, user, item, { parentId: target.parentId, name }, depth === 'infinity');
@@ -213,13 +199,10 @@ function transfer(kind: 'move' | 'copy') {
       let moved = item;
       if (target.parentId !== item.parent_id) moved = (await moveItems(dav.ctx, user, target.parentId, [{ id: item.id, type: item.type }]))[0]!;
       if (moved.name !== name) await renameItem(dav.ctx, user, item.id, { name });
+      // Locks stay with URLs (RFC 4918 §7.5): the source's go, unless only the name's case changed.
+      if (pathKey(dav.segments) !== pathKey(destSegments)) await deleteLocksAt(dav.ctx, user.id, pathKey(dav.segments));
     }
     dav.res.writeHead(replaced ? 204 : 201, { 'Content-Length': 0 });
     dav.res.end();
   };
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
