@@ -3,14 +3,15 @@ import type { AppContext } from '../context.ts';
 import { etagOf } from '../downloads/headers.ts';
 import { AppError } from '../http/errors.ts';
 import { parseIfHeader, submittedTokens, type IfList } from './if-header.ts';
-import { covers, liveLocks, locksInTheWay, pathKey, requireTokens, type DavLock } from './locks.ts';
-import { davSegments, isDavRequest, resolvePath } from './paths.ts';
+import { locate, type Located } from './locate.ts';
+import { covers, liveLocks, locksInTheWay, pathKey, requireTokens, tokenOf, type DavLock } from './locks.ts';
+import { davSegments, isDavRequest } from './paths.ts';
 
 export interface DavScope {
   ctx: AppContext;
   req: IncomingMessage;
-  /** The account whose /dav/ namespace is addressed. */
-  ownerId: string;
+  /** The account signed in: /dav/ is its namespace. */
+  userId: string;
   /** The request URL's names. */
   segments: string[];
 }
@@ -19,6 +20,14 @@ export interface DavScope {
 export interface WriteTarget {
   segments: string[];
   tree: boolean;
+}
+
+/** Where a path's locks are: the account whose items it names, the path's key there, and that account's live locks. */
+export interface LockPlace {
+  ownerId: string;
+  key: string;
+  locks: DavLock[];
+  located: Located;
 }
 
 const weak = (etag: string) => etag.replace(/^W\//, '');
@@ -33,21 +42,21 @@ function taggedSegments(resource: string): string[] | null {
   }
 }
 
-async function listHolds(scope: DavScope, locks: DavLock[], list: IfList): Promise<boolean> {
-  const segments = list.resource === null ? scope.segments : taggedSegments(list.resource);
-  if (!segments) return false;
-  const key = pathKey(segments);
-  let etag: string | null | undefined;
+/** Finds paths and their namespaces' locks, each namespace read once per request. */
+export function lockPlaces(scope: DavScope): (segments: string[]) => Promise<LockPlace> {
+  const locksOf = new Map<string, Promise<DavLock[]>>();
+  return async (segments) => {
+    const located = await locate(scope.ctx, scope.userId, segments);
+    if (!locksOf.has(located.ownerId)) locksOf.set(located.ownerId, liveLocks(scope.ctx, located.ownerId));
+    return { ownerId: located.ownerId, key: pathKey(located.ownerSegments), locks: await locksOf.get(located.ownerId)!, located };
+  };
+}
+
+async function listHolds(place: LockPlace, list: IfList): Promise<boolean> {
+  const { item } = place.located;
+  const etag = item?.type === 'file' && item.blob_key ? etagOf(item.blob_key, Number(item.size)) : null;
   for (const condition of list.conditions) {
-    let holds: boolean;
-    if ('token' in condition) holds = locks.some((lock) => condition.token === `urn:uuid:${lock.id}` && covers(lock, key));
-    else {
-      if (etag === undefined) {
-        const { item } = await resolvePath(scope.ctx, scope.ownerId, segments);
-        etag = item?.type === 'file' && item.blob_key ? etagOf(item.blob_key, Number(item.size)) : null;
-      }
-      holds = etag !== null && weak(etag) === weak(condition.etag);
-    }
+    const holds = 'token' in condition ? place.locks.some((lock) => condition.token === tokenOf(lock) && covers(lock, place.key)) : etag !== null && weak(etag) === weak(condition.etag);
     if (holds === condition.not) return false;
   }
   return true;
@@ -56,20 +65,28 @@ async function listHolds(scope: DavScope, locks: DavLock[], list: IfList): Promi
 /**
  * The checks before a write (RFC 4918 §10.4, §7): the If header, when sent, must hold for at
  * least one of its lists (else 412), and every lock in the way of the targets needs its token
- * among the header's state tokens (else 423). Answers the submitted tokens and the live locks.
+ * among the header's state tokens (else 423). Answers the submitted tokens and the request
+ * path's place (its namespace's locks).
  */
-export async function checkWrite(scope: DavScope, targets: WriteTarget[]): Promise<{ submitted: Set<string>; locks: DavLock[] }> {
+export async function checkWrite(scope: DavScope, targets: WriteTarget[]): Promise<{ submitted: Set<string>; here: LockPlace }> {
   const header = scope.req.headers.if;
   const lists = typeof header === 'string' && header.trim() ? parseIfHeader(header) : [];
-  const locks = await liveLocks(scope.ctx, scope.ownerId);
+  const place = lockPlaces(scope);
+  const here = await place(scope.segments);
   if (lists.length) {
     let holds = false;
-    for (const list of lists) if ((holds = await listHolds(scope, locks, list))) break;
+    for (const list of lists) {
+      const segments = list.resource === null ? scope.segments : taggedSegments(list.resource);
+      if (segments && (holds = await listHolds(await place(segments), list))) break;
+    }
     if (!holds) throw new AppError(412, 'The If header does not hold: a lock token or entity tag in it does not match.', { code: 'precondition_failed' });
   }
   const submitted = submittedTokens(lists);
   const inTheWay = new Map<string, DavLock>();
-  for (const target of targets) for (const lock of locksInTheWay(locks, pathKey(target.segments), target.tree)) inTheWay.set(lock.id, lock);
+  for (const target of targets) {
+    const { locks, key } = await place(target.segments);
+    for (const lock of locksInTheWay(locks, key, target.tree)) inTheWay.set(lock.id, lock);
+  }
   requireTokens([...inTheWay.values()], submitted);
-  return { submitted, locks };
+  return { submitted, here };
 }

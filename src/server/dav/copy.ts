@@ -1,6 +1,7 @@
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
-import { requireDownloadableFile } from '../files/access.ts';
+import { requireDownloadableFile, requireWritableScope } from '../files/access.ts';
+import { actorFor } from '../teams/actor.ts';
 import type { ItemWithCount } from '../files/queries.ts';
 import { browseFolder, createFolder } from '../files/service.ts';
 import { copyDeadProps } from './properties.ts';
@@ -14,8 +15,11 @@ import { storeAsFile } from './put.ts';
  */
 export async function copyItem(ctx: AppContext, user: User, source: ItemWithCount, target: { parentId: string | null; name: string }, deep: boolean): Promise<void> {
   if (source.type === 'file') {
-    const file = await requireDownloadableFile(ctx, user, source.id);
-    const copy = await storeAsFile(ctx, user, ctx.blobs.get(file.blob_key!), { ...target, size: Number(file.size), declaredType: file.mimetype });
+    const file = await requireDownloadableFile(ctx, await actorFor(ctx, user, [source.id]), source.id);
+    // Into a team folder: stored as its owner's, with the member's permission (teams/actor.ts).
+    const actor = await actorFor(ctx, user, [target.parentId]);
+    requireWritableScope(actor);
+    const copy = await storeAsFile(ctx, actor, ctx.blobs.get(file.blob_key!), { ...target, size: Number(file.size), declaredType: file.mimetype });
     await copyDeadProps(ctx, source.id, copy.id);
     return;
   }

@@ -2,7 +2,9 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../files/queries.ts';
 import { badRequest } from '../http/errors.ts';
 import { checkWrite } from './conditions.ts';
-import { found, scopeOf, sendXml, smallBody, type Dav } from './request.ts';
+import { requireWritableScope } from '../files/access.ts';
+import { actorFor } from '../teams/actor.ts';
+import { found, scopeOf, sendXml, smallBody, userOf, type Dav } from './request.ts';
 import { hrefOf, multistatus, patchResponseXml, type DeadProp } from './xml.ts';
 import { childElements, isDav, parseXmlTree, serializeContent } from './xml-tree.ts';
 
@@ -54,23 +56,27 @@ function parsePropertyUpdate(body: string): Instruction[] {
  * (they move with it, a PUT keeps them, a COPY copies them). The instructions run in document
  * order and all or none: a DAV: property (live, protected) is 403, a value over 64 KiB or past
  * 200 properties 507, and then every other one is 424 Failed Dependency and nothing changes.
- * The home folder has no dead properties (403).
+ * The home folder, `Team folders` and a team folder itself have no dead properties (403).
  */
 export async function proppatch(dav: Dav): Promise<void> {
-  const { item } = await found(dav);
+  const located = await found(dav);
+  const { item } = located;
   await checkWrite(scopeOf(dav), [{ segments: dav.segments, tree: false }]);
+  // In a team folder: a member who may change it (403 for a read-only member).
+  if (item) requireWritableScope(await actorFor(dav.ctx, userOf(dav), [item.id]));
+  const fixed = item === null || located.teamRoot;
   const instructions = parsePropertyUpdate(await smallBody(dav.req));
   const existing = item ? ((await deadProps(dav.ctx.db, [item.id])).get(item.id) ?? []) : [];
   const names = new Set(existing.map((p) => `${p.ns} ${p.name}`));
   const failures = new Map<Instruction, string>();
   for (const ins of instructions) {
-    if (item === null || ins.ns === 'DAV:') failures.set(ins, '403 Forbidden');
+    if (fixed || ins.ns === 'DAV:') failures.set(ins, '403 Forbidden');
     else if (ins.op === 'set' && Buffer.byteLength(ins.value) > MAX_VALUE) failures.set(ins, '507 Insufficient Storage');
     else if (ins.op === 'set') names.add(`${ins.ns} ${ins.name}`);
     else names.delete(`${ins.ns} ${ins.name}`);
   }
   if (!failures.size && names.size > MAX_PROPS) for (const ins of instructions) if (ins.op === 'set') failures.set(ins, '507 Insufficient Storage');
-  if (!failures.size && item) {
+  if (!failures.size && item && !fixed) {
     const at = dav.ctx.clock.now().toISOString();
     await dav.ctx.db.transaction().execute(async (tx) => {
       for (const ins of instructions) {

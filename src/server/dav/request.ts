@@ -2,10 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { UserPrincipal } from '../auth/principal.ts';
 import type { AppContext } from '../context.ts';
 import type { ItemWithCount } from '../files/queries.ts';
-import { AppError, badRequest, notFound } from '../http/errors.ts';
+import { AppError, badRequest, forbidden, notFound } from '../http/errors.ts';
 import { checkUploadSegment } from '../uploads/names.ts';
 import type { DavScope } from './conditions.ts';
-import { resolvePath, type Resolved } from './paths.ts';
+import { locate, type Located } from './locate.ts';
 
 /** One WebDAV request: who acts (null only for OPTIONS) and the decoded names of its URL. */
 export type Dav = { ctx: AppContext; req: IncomingMessage; res: ServerResponse; principal: UserPrincipal | null; segments: string[] };
@@ -17,7 +17,7 @@ export function userOf(dav: Dav): UserPrincipal['user'] {
 
 /** The request as the lock and If checks see it (conditions.ts). */
 export function scopeOf(dav: Dav, segments = dav.segments): DavScope {
-  return { ctx: dav.ctx, req: dav.req, ownerId: userOf(dav).id, segments };
+  return { ctx: dav.ctx, req: dav.req, userId: userOf(dav).id, segments };
 }
 
 /** A name for something new: the upload rules (reserved device names too); refused is a 400. */
@@ -40,10 +40,20 @@ export async function smallBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function found(dav: Dav): Promise<Resolved & { item: ItemWithCount | null }> {
-  const resolved = await resolvePath(dav.ctx, userOf(dav).id, dav.segments);
-  if (resolved.item === undefined) throw notFound('Nothing is at this path.');
-  return { ...resolved, item: resolved.item };
+export function locateIn(dav: Dav, segments = dav.segments): Promise<Located> {
+  return locate(dav.ctx, userOf(dav).id, segments);
+}
+
+export async function found(dav: Dav): Promise<Located & { item: ItemWithCount | null }> {
+  const located = await locateIn(dav);
+  if (located.item === undefined) throw notFound('Nothing is at this path.');
+  return { ...located, item: located.item };
+}
+
+/** `Team folders` and what is directly in it, and a team folder itself, cannot be written to (403). */
+export function requireChangeable(located: Located): void {
+  if (located.kind === 'teams') throw forbidden('Team folders lists the team folders you are a member of: nothing can be made, changed or removed there.');
+  if (located.teamRoot) throw forbidden('The team folder itself cannot be changed.');
 }
 
 export function header(req: IncomingMessage, name: string): string | undefined {

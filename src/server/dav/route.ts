@@ -1,6 +1,6 @@
 import type { UserPrincipal } from '../auth/principal.ts';
 import { sendFileBytes } from '../downloads/file.ts';
-import { requireDownloadableFile } from '../files/access.ts';
+import { requireDownloadableFile, requireWritableScope } from '../files/access.ts';
 import { nameKey } from '../files/names.ts';
 import { browseFolder, createFolder, moveItems, removeItems, renameItem } from '../files/service.ts';
 import { dataRoute, declaredLength, type DataHandler } from '../http/data-route.ts';
@@ -11,12 +11,15 @@ import { davPrincipal } from './auth.ts';
 import { checkWrite } from './conditions.ts';
 import { copyItem } from './copy.ts';
 import { lock, unlock } from './lock-methods.ts';
-import { covers, DAV_LOCKED, deleteLocksAt, liveLocks, pathKey } from './locks.ts';
+import { locate, teamFoldersShown, TEAM_FOLDERS, type Located } from './locate.ts';
+import { covers, DAV_LOCKED, deleteLocksAt, liveLocks, pathKey, type DavLock } from './locks.ts';
 import { parsePropfind } from './propfind-body.ts';
 import { deadProps, moveDeadProps, proppatch } from './properties.ts';
-import { davSegments, destinationPath, resolvePath } from './paths.ts';
+import { davSegments, destinationPath } from './paths.ts';
 import { receiveDavPut } from './put.ts';
-import { found, header, newName as checkedName, scopeOf, sendXml, smallBody, userOf, type Dav } from './request.ts';
+import { found, header, locateIn, newName as checkedName, requireChangeable, scopeOf, sendXml, smallBody, userOf, type Dav } from './request.ts';
+import { actorFor, memberOf } from '../teams/actor.ts';
+import type { ItemWithCount } from '../files/queries.ts';
 import { davError, multistatus, responseXml, type Quota } from './xml.ts';
 
 /** Served under /dav/: RFC 4918 class 1 and 2 (LOCK/UNLOCK). */
@@ -81,6 +84,30 @@ async function options({ res }: Dav): Promise<void> {
   res.end();
 }
 
+interface Entry {
+  item: ItemWithCount | null;
+  segments: string[];
+  /** Whose namespace its locks are in, and its path there (null: no locks, `Team folders`). */
+  place: { ownerId: string; ownerSegments: string[] } | null;
+}
+
+/** What a Depth 1 PROPFIND lists below the located collection: its items, and in the home folder `Team folders` when there is one. */
+async function childEntries(dav: Dav, located: Located): Promise<Entry[]> {
+  const user = userOf(dav);
+  if (located.kind === 'teams') {
+    const teams = (await teamFoldersShown(dav.ctx, user.id)) ?? [];
+    return Promise.all(teams.map(async (t) => {
+      const segments = [...dav.segments, t.item.name];
+      const at = await locate(dav.ctx, user.id, segments);
+      return { item: t.item, segments, place: { ownerId: at.ownerId, ownerSegments: at.ownerSegments } };
+    }));
+  }
+  const { items } = await browseFolder(dav.ctx, user, located.item?.id ?? null, { sort: { field: 'name', direction: 'asc' } });
+  const entries: Entry[] = items.map((child) => ({ item: child, segments: [...dav.segments, child.name], place: { ownerId: located.ownerId, ownerSegments: [...located.ownerSegments, child.name] } }));
+  if (located.item === null && (await teamFoldersShown(dav.ctx, user.id))) entries.push({ item: null, segments: [...dav.segments, TEAM_FOLDERS], place: null });
+  return entries;
+}
+
 async function propfind(dav: Dav): Promise<void> {
   const depth = (dav.req.headers.depth ?? 'infinity').toString().trim().toLowerCase();
   if (depth !== '0' && depth !== '1') {
@@ -88,26 +115,35 @@ async function propfind(dav: Dav): Promise<void> {
   }
   const request = parsePropfind(await smallBody(dav.req));
   const user = userOf(dav);
-  const { item } = await found(dav);
-  const policy = await uploadPolicy(dav.ctx, user);
-  const used = await usedBytes(dav.ctx.db, user.id);
+  const located = await found(dav);
+  const { item } = located;
+  // In a team folder the quota is its owner's (uploads there count against it).
+  const actor = item ? await actorFor(dav.ctx, user, [item.id]) : user;
+  const policy = await uploadPolicy(dav.ctx, actor);
+  const used = await usedBytes(dav.ctx.db, actor.id);
   const quota: Quota = { used, available: policy.capacity === null ? null : Math.max(0, policy.capacity - used) };
-  const children = depth === '1' && (item === null || item.type === 'folder') ? (await browseFolder(dav.ctx, user, item?.id ?? null, { sort: { field: 'name', direction: 'asc' } })).items : [];
-  const entries = [{ item, segments: dav.segments }, ...children.map((child) => ({ item: child, segments: [...dav.segments, child.name] }))];
+  const self: Entry = { item, segments: dav.segments, place: located.kind === 'teams' ? null : { ownerId: located.ownerId, ownerSegments: located.ownerSegments } };
+  const entries = [self, ...(depth === '1' && (item === null || item.type === 'folder') ? await childEntries(dav, located) : [])];
   const dead = await deadProps(dav.ctx.db, entries.flatMap((e) => (e.item ? [e.item.id] : [])));
-  const locks = await liveLocks(dav.ctx, user.id);
+  const locksOf = new Map<string, Promise<DavLock[]>>();
   const now = dav.ctx.clock.now();
-  const responses = entries.map((e) => {
-    const key = pathKey(e.segments);
-    return responseXml(e.item, e.segments, quota, request, { dead: (e.item && dead.get(e.item.id)) || [], locks: locks.filter((l) => covers(l, key)), now });
-  });
+  const responses = await Promise.all(entries.map(async (e) => {
+    let locks: DavLock[] = [];
+    if (e.place) {
+      const { ownerId, ownerSegments } = e.place;
+      if (!locksOf.has(ownerId)) locksOf.set(ownerId, liveLocks(dav.ctx, ownerId));
+      const key = pathKey(ownerSegments);
+      locks = (await locksOf.get(ownerId)!).filter((l) => covers(l, key));
+    }
+    return responseXml(e.item, e.segments, quota, request, { dead: (e.item && dead.get(e.item.id)) || [], locks, now });
+  }));
   sendXml(dav.res, 207, multistatus(responses));
 }
 
 async function get(dav: Dav): Promise<void> {
   const { item } = await found(dav);
   if (item === null || item.type === 'folder') throw new AppError(405, 'A folder has no content to download: list it with PROPFIND.', { headers: { Allow: 'OPTIONS, PROPFIND, MKCOL, DELETE, MOVE' } });
-  const file = await requireDownloadableFile(dav.ctx, userOf(dav), item.id);
+  const file = await requireDownloadableFile(dav.ctx, await actorFor(dav.ctx, userOf(dav), [item.id]), item.id);
   await sendFileBytes(dav.ctx, dav.req, dav.res, file);
 }
 
@@ -119,13 +155,18 @@ async function get(dav: Dav): Promise<void> {
  */
 async function put(dav: Dav): Promise<void> {
   const user = userOf(dav);
-  const resolved = await resolvePath(dav.ctx, user.id, dav.segments);
+  const resolved = await locateIn(dav);
+  requireChangeable(resolved);
   const name = newName(resolved.name);
   if (resolved.parentId === undefined) throw new AppError(409, 'The folder to put this file in does not exist.');
   if (resolved.item?.type === 'folder') throw new AppError(405, 'A folder is at this path.');
   await checkWrite(scopeOf(dav), [{ segments: dav.segments, tree: false }, ...(resolved.item ? [] : [{ segments: parentOf(dav.segments), tree: false }])]);
-  const created = await receiveDavPut(dav.ctx, user, dav.req, { parentId: resolved.parentId, name });
-  await uploadFinished(dav.ctx, created, user.id);
+  // Into a team folder: stored as its owner's, with the member's permission (teams/actor.ts).
+  const actor = await actorFor(dav.ctx, user, [resolved.parentId]);
+  requireWritableScope(actor);
+  const member = memberOf(actor);
+  const created = await receiveDavPut(dav.ctx, actor, dav.req, { parentId: resolved.parentId, name });
+  await uploadFinished(dav.ctx, created, member ? `member:${member.userId}:${actor.scope!.rootId}` : user.id);
   let item = created;
   if (resolved.item) {
     await moveDeadProps(dav.ctx.db, resolved.item.id, created.id);
@@ -139,8 +180,9 @@ async function put(dav: Dav): Promise<void> {
 async function mkcol(dav: Dav): Promise<void> {
   const user = userOf(dav);
   if ((declaredLength(dav.req) ?? 0) > 0 || dav.req.headers['transfer-encoding']) throw new AppError(415, 'MKCOL takes no body.');
-  const resolved = await resolvePath(dav.ctx, user.id, dav.segments);
+  const resolved = await locateIn(dav);
   if (resolved.item !== undefined) throw new AppError(405, 'Something is at this path already.', { headers: { Allow: 'OPTIONS, PROPFIND, GET, HEAD, PUT, DELETE, MOVE' } });
+  requireChangeable(resolved);
   const name = newName(resolved.name);
   if (resolved.parentId === undefined) throw new AppError(409, 'The folder to create this folder in does not exist.');
   await checkWrite(scopeOf(dav), [{ segments: dav.segments, tree: false }, { segments: parentOf(dav.segments), tree: false }]);
@@ -151,11 +193,13 @@ async function mkcol(dav: Dav): Promise<void> {
 
 async function remove(dav: Dav): Promise<void> {
   const user = userOf(dav);
-  const { item } = await found(dav);
+  const located = await found(dav);
+  const { item } = located;
   if (item === null) throw new AppError(403, 'The home folder cannot be deleted.');
+  requireChangeable(located);
   await checkWrite(scopeOf(dav), [{ segments: dav.segments, tree: true }, { segments: parentOf(dav.segments), tree: false }]);
   await removeItems(dav.ctx, user, [{ id: item.id, type: item.type, force_delete: false }]);
-  await deleteLocksAt(dav.ctx, user.id, pathKey(dav.segments));
+  await deleteLocksAt(dav.ctx, located.ownerId, pathKey(located.ownerSegments));
   dav.res.writeHead(204);
   dav.res.end();
 }
@@ -168,8 +212,10 @@ async function remove(dav: Dav): Promise<void> {
 function transfer(kind: 'move' | 'copy') {
   return async (dav: Dav): Promise<void> => {
     const user = userOf(dav);
-    const { item } = await found(dav);
+    const source = await found(dav);
+    const { item } = source;
     if (item === null) throw new AppError(403, `The home folder cannot be ${kind === 'move' ? 'moved' : 'copied'}.`);
+    if (kind === 'move') requireChangeable(source);
     const depth = (header(dav.req, 'depth') ?? 'infinity').trim().toLowerCase();
     if (depth !== 'infinity' && (kind === 'move' || depth !== '0')) throw badRequest(`Depth must be ${kind === 'move' ? 'infinity' : '0 or infinity'} here.`);
     const destSegments = davSegments(destinationPath(header(dav.req, 'destination'), header(dav.req, 'host'), dav.ctx.config.appUrl.host));
@@ -182,7 +228,8 @@ function transfer(kind: 'move' | 'copy') {
     }
     // Onto a folder holding the source: overwriting it would put the source in the trash first.
     if (to.length < from.length && to.every((key, i) => key === from[i])) throw new AppError(409, 'The destination holds the source: it cannot be replaced by it.');
-    const target = await resolvePath(dav.ctx, user.id, destSegments);
+    const target = await locate(dav.ctx, user.id, destSegments);
+    requireChangeable(target);
     const name = newName(target.name);
     if (target.parentId === undefined) throw new AppError(409, 'The destination folder does not exist.');
     const overwrite = (header(dav.req, 'overwrite') ?? 'T').trim().toUpperCase();
@@ -190,8 +237,8 @@ function transfer(kind: 'move' | 'copy') {
     const replaced = target.item && target.item.id !== item.id ? target.item : null;
     if (replaced && overwrite === 'F') throw new AppError(412, 'Something is at the destination and Overwrite is F.');
     const destination = [{ segments: destSegments, tree: true }, { segments: parentOf(destSegments), tree: false }];
-    const source = kind === 'move' ? [{ segments: dav.segments, tree: true }, { segments: parentOf(dav.segments), tree: false }] : [];
-    await checkWrite(scopeOf(dav), [...source, ...destination]);
+    const moving = kind === 'move' ? [{ segments: dav.segments, tree: true }, { segments: parentOf(dav.segments), tree: false }] : [];
+    await checkWrite(scopeOf(dav), [...moving, ...destination]);
     if (replaced) await removeItems(dav.ctx, user, [{ id: replaced.id, type: replaced.type, force_delete: false }]);
     if (kind === 'copy') {
       await copyItem(dav.ctx, user, item, { parentId: target.parentId, name }, depth === 'infinity');
@@ -200,7 +247,7 @@ function transfer(kind: 'move' | 'copy') {
       if (target.parentId !== item.parent_id) moved = (await moveItems(dav.ctx, user, target.parentId, [{ id: item.id, type: item.type }]))[0]!;
       if (moved.name !== name) await renameItem(dav.ctx, user, item.id, { name });
       // Locks stay with URLs (RFC 4918 §7.5): the source's go, unless only the name's case changed.
-      if (pathKey(dav.segments) !== pathKey(destSegments)) await deleteLocksAt(dav.ctx, user.id, pathKey(dav.segments));
+      if (source.ownerId !== target.ownerId || pathKey(source.ownerSegments) !== pathKey(target.ownerSegments)) await deleteLocksAt(dav.ctx, source.ownerId, pathKey(source.ownerSegments));
     }
     dav.res.writeHead(replaced ? 204 : 201, { 'Content-Length': 0 });
     dav.res.end();
