@@ -137,6 +137,10 @@ describe('WebDAV LOCK and UNLOCK', () => {
     const rows = await env.seed.db.selectFrom('items').select(['size', 'type']).where('owner_id', '=', me.userId).where('name', '=', 'reserved.txt').execute();
     expect(rows.map((r) => [Number(r.size), r.type])).toEqual([[0, 'file']]);
     expect((await me.dav('PUT', '/dav/reserved.txt', { body: 'z' })).status).toBe(423);
+    // The client's PUT with the token replaces the empty file, which is deleted rather than trashed.
+    expect((await me.dav('PUT', '/dav/reserved.txt', { headers: ifToken(unmapped.token), body: 'z' })).status).toBe(204);
+    const after = await env.seed.db.selectFrom('items').select(['size', 'deleted_at']).where('owner_id', '=', me.userId).where('name', '=', 'reserved.txt').execute();
+    expect(after.map((r) => [Number(r.size), r.deleted_at])).toEqual([[1, null]]);
     expect((await me.dav('LOCK', '/dav/nowhere/x.txt', { body: lockInfo('exclusive') })).status).toBe(409);
   });
 

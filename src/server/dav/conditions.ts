@@ -3,7 +3,8 @@ import type { AppContext } from '../context.ts';
 import { etagOf } from '../downloads/headers.ts';
 import { AppError } from '../http/errors.ts';
 import { parseIfHeader, submittedTokens, type IfList } from './if-header.ts';
-import { locate, type Located } from './locate.ts';
+import { nameKey } from '../files/names.ts';
+import { locate, TEAM_FOLDERS, type Located } from './locate.ts';
 import { covers, liveLocks, locksInTheWay, pathKey, requireTokens, tokenOf, type DavLock } from './locks.ts';
 import { davSegments, isDavRequest } from './paths.ts';
 
@@ -27,7 +28,8 @@ export interface LockPlace {
   ownerId: string;
   key: string;
   locks: DavLock[];
-  located: Located;
+  /** The item at the path (for an entity tag), looked up only when asked. */
+  item: () => Promise<Located['item']>;
 }
 
 const weak = (etag: string) => etag.replace(/^W\//, '');
@@ -42,21 +44,29 @@ function taggedSegments(resource: string): string[] | null {
   }
 }
 
-/** Finds paths and their namespaces' locks, each namespace read once per request. */
+/**
+ * Finds paths and their namespaces' locks, each namespace read once per request. A path outside
+ * `Team folders` is the account's own: its place needs no lookup.
+ */
 export function lockPlaces(scope: DavScope): (segments: string[]) => Promise<LockPlace> {
   const locksOf = new Map<string, Promise<DavLock[]>>();
   return async (segments) => {
-    const located = await locate(scope.ctx, scope.userId, segments);
-    if (!locksOf.has(located.ownerId)) locksOf.set(located.ownerId, liveLocks(scope.ctx, located.ownerId));
-    return { ownerId: located.ownerId, key: pathKey(located.ownerSegments), locks: await locksOf.get(located.ownerId)!, located };
+    const find = () => locate(scope.ctx, scope.userId, segments);
+    const located = segments.length && nameKey(segments[0]!) === nameKey(TEAM_FOLDERS) ? await find() : null;
+    const ownerId = located?.ownerId ?? scope.userId;
+    if (!locksOf.has(ownerId)) locksOf.set(ownerId, liveLocks(scope.ctx, ownerId));
+    return { ownerId, key: pathKey(located?.ownerSegments ?? segments), locks: await locksOf.get(ownerId)!, item: async () => (located ?? (await find())).item };
   };
 }
 
 async function listHolds(place: LockPlace, list: IfList): Promise<boolean> {
-  const { item } = place.located;
-  const etag = item?.type === 'file' && item.blob_key ? etagOf(item.blob_key, Number(item.size)) : null;
+  let etag: string | null | undefined;
   for (const condition of list.conditions) {
-    const holds = 'token' in condition ? place.locks.some((lock) => condition.token === tokenOf(lock) && covers(lock, place.key)) : etag !== null && weak(etag) === weak(condition.etag);
+    if ('etag' in condition && etag === undefined) {
+      const item = await place.item();
+      etag = item?.type === 'file' && item.blob_key ? etagOf(item.blob_key, Number(item.size)) : null;
+    }
+    const holds = 'token' in condition ? place.locks.some((lock) => condition.token === tokenOf(lock) && covers(lock, place.key)) : etag != null && weak(etag) === weak(condition.etag);
     if (holds === condition.not) return false;
   }
   return true;

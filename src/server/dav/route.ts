@@ -150,8 +150,8 @@ async function get(dav: Dav): Promise<void> {
 /**
  * PUT streams the body through the upload path (put.ts). Replacing a file: the new content is
  * stored as a new file first; only once it is recorded is the old file moved to the trash (where
- * it can be restored, as any deleted file) and the new one given its name. A failed upload leaves
- * the old file untouched.
+ * it can be restored, as any deleted file; an empty one is deleted) and the new one given its
+ * name. A failed upload leaves the old file untouched.
  */
 async function put(dav: Dav): Promise<void> {
   const user = userOf(dav);
@@ -170,7 +170,8 @@ async function put(dav: Dav): Promise<void> {
   let item = created;
   if (resolved.item) {
     await moveDeadProps(dav.ctx.db, resolved.item.id, created.id);
-    await removeItems(dav.ctx, user, [{ id: resolved.item.id, type: 'file', force_delete: false }]);
+    // An empty file (as LOCK makes on an unmapped URL) is deleted for good, not put in the trash.
+    await removeItems(dav.ctx, user, [{ id: resolved.item.id, type: 'file', force_delete: Number(resolved.item.size) === 0 }]);
     if (item.name !== name) item = await renameItem(dav.ctx, user, item.id, { name });
   }
   dav.res.writeHead(resolved.item ? 204 : 201, { 'Content-Length': 0 });
