@@ -42,6 +42,8 @@ export interface Database {
   teams: TeamsTable;
   team_members: TeamMembersTable;
   team_invitations: TeamInvitationsTable;
+  dav_locks: DavLocksTable;
+  dav_properties: DavPropertiesTable;
   plans: PlansTable;
   subscriptions: SubscriptionsTable;
   billing_accounts: BillingAccountsTable;
@@ -506,4 +508,29 @@ export interface TeamInvitationsTable {
   expires_at: string;
   created_at: string;
   responded_at: string | null;
+}
+
+/** A WebDAV write lock on a path of an account's /dav/ namespace (src/server/dav/locks.ts). */
+export interface DavLocksTable {
+  /** The token's UUID: the lock token is `urn:uuid:<id>`. */
+  id: string;
+  owner_id: string;
+  /** Name keys joined by '/'; '' is the home folder. */
+  path_key: string;
+  href: string;
+  scope: 'exclusive' | 'shared';
+  depth: '0' | 'infinity';
+  owner_xml: string;
+  timeout_seconds: number;
+  expires_at: string;
+  created_at: string;
+}
+
+/** A WebDAV dead property of an item (PROPPATCH; src/server/dav/properties.ts). */
+export interface DavPropertiesTable {
+  item_id: string;
+  ns: string;
+  name: string;
+  value_xml: string;
+  updated_at: string;
 }

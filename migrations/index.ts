@@ -27,6 +27,7 @@ import * as billing from './20261202090000_billing.ts';
 import * as billingRefs from './20261202100000_billing_refs.ts';
 import * as jobSchedule from './20261203100000_job_schedule.ts';
 import * as thumbnailAttempts from './20261204100000_thumbnail_attempts.ts';
+import * as davLocks from './20261205100000_dav_locks.ts';
 
 /**
  * Every migration, imported statically: a folder scan at run time breaks once Vite bundles the
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '20261202100000_billing_refs': billingRefs,
   '20261203100000_job_schedule': jobSchedule,
   '20261204100000_thumbnail_attempts': thumbnailAttempts,
+  '20261205100000_dav_locks': davLocks,
 };

@@ -792,7 +792,8 @@ export const NOT_ITEM_DATA_ROUTES = ['branding', 'favicon', 'avatars', 'live eve
   'healthz', 'readyz', 'metrics',
   // WebDAV names items by path in the caller's own namespace, with HTTP Basic (no cookie, no bearer,
   // no ids): another user, a signed-out client and a revoked app password are tried in
-  // tests/integration/webdav.test.ts.
+  // tests/integration/webdav.test.ts; team members (can_edit, can_view, a stranger) in
+  // webdav-teams.test.ts.
   'webdav'];
 
 /** `METHOD /api/path/[param]` for every method every file under src/pages/api serves. */

@@ -8,6 +8,7 @@ import { api, ApiError } from '../../stores/api.ts';
 import { useT } from '../../stores/i18n.ts';
 import { toast } from '../../stores/ui.ts';
 import { SettingsNav } from './SettingsNav.tsx';
+import { WebDavCard } from './WebDavCard.tsx';
 import { formatDateTime } from '../../stores/dates.ts';
 
 interface AccessToken {
@@ -122,6 +123,8 @@ export default function TokensScreen() {
             </ul>
           )}
         </section>
+
+        <WebDavCard />
       </div>
     </div>
   );

@@ -1,34 +1,37 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AppContext } from '../context.ts';
 import type { UserPrincipal } from '../auth/principal.ts';
 import { sendFileBytes } from '../downloads/file.ts';
-import { requireDownloadableFile } from '../files/access.ts';
+import { requireDownloadableFile, requireWritableScope } from '../files/access.ts';
 import { nameKey } from '../files/names.ts';
-import type { ItemWithCount } from '../files/queries.ts';
 import { browseFolder, createFolder, moveItems, removeItems, renameItem } from '../files/service.ts';
 import { dataRoute, declaredLength, type DataHandler } from '../http/data-route.ts';
-import { AppError, badRequest, isAppError, notFound } from '../http/errors.ts';
+import { AppError, badRequest, isAppError } from '../http/errors.ts';
 import { uploadFinished } from '../uploads/finish.ts';
-import { checkUploadSegment } from '../uploads/names.ts';
 import { usedBytes, uploadPolicy } from '../uploads/limits.ts';
 import { davPrincipal } from './auth.ts';
+import { checkWrite } from './conditions.ts';
 import { copyItem } from './copy.ts';
+import { lock, unlock } from './lock-methods.ts';
+import { locate, teamFoldersShown, TEAM_FOLDERS, type Located } from './locate.ts';
+import { covers, DAV_LOCKED, deleteLocksAt, liveLocks, pathKey, type DavLock } from './locks.ts';
 import { parsePropfind } from './propfind-body.ts';
-import { davSegments, destinationPath, resolvePath, type Resolved } from './paths.ts';
+import { deadProps, moveDeadProps, proppatch } from './properties.ts';
+import { davSegments, destinationPath } from './paths.ts';
 import { receiveDavPut } from './put.ts';
+import { found, header, locateIn, newName as checkedName, requireChangeable, scopeOf, sendXml, smallBody, userOf, type Dav } from './request.ts';
+import { actorFor, memberOf } from '../teams/actor.ts';
+import type { ItemWithCount } from '../files/queries.ts';
 import { davError, multistatus, responseXml, type Quota } from './xml.ts';
 
-/** Served under /dav/. No LOCK/UNLOCK (nor PROPPATCH) yet, so class 1 only. */
-export const DAV_METHODS = ['OPTIONS', 'PROPFIND', 'GET', 'HEAD', 'PUT', 'MKCOL', 'DELETE', 'MOVE', 'COPY'] as const;
-
-type Dav = { ctx: AppContext; req: IncomingMessage; res: ServerResponse; principal: UserPrincipal | null; segments: string[] };
+/** Served under /dav/: RFC 4918 class 1 and 2 (LOCK/UNLOCK). */
+export const DAV_METHODS = ['OPTIONS', 'PROPFIND', 'PROPPATCH', 'GET', 'HEAD', 'PUT', 'MKCOL', 'DELETE', 'MOVE', 'COPY', 'LOCK', 'UNLOCK'] as const;
 
 /**
- * WebDAV (RFC 4918 class 1) on the data plane: the account's own folders and files by name, home
+ * WebDAV (RFC 4918 class 1 and 2) on the data plane: the account's own folders and files by name, home
  * at `/dav/`. Every change goes through the file services the app uses (create folder, rename,
  * move, trash; a copy is a new upload of the same bytes) and uploads through the same receiving and finishing steps as POST /api/upload, so
  * quotas, limits, blocked types, thumbnails and events apply. Authenticated per request with HTTP
- * Basic (auth.ts); OPTIONS answers without it, as clients probe before they sign in.
+ * Basic (auth.ts); OPTIONS answers without it, as clients probe before they sign in. Locks and
+ * dead properties are rows in the database (locks.ts, properties.ts), so every app node sees them.
  */
 export const handleDav: DataHandler = dataRoute<UserPrincipal | null>({
   methods: DAV_METHODS,
@@ -45,13 +48,13 @@ export const handleDav: DataHandler = dataRoute<UserPrincipal | null>({
 
 /**
  * The app's refusals as a WebDAV client expects them: a full quota is 507 Insufficient Storage, a
- * blocked type 415, an account restriction 403 (423 means a lock in WebDAV), a refused name 400.
+ * blocked type 415, an account restriction 403 (423 means a WebDAV lock here: locks.ts), a refused name 400.
  */
 function davStatus(error: unknown): unknown {
   if (!isAppError(error)) return error;
   if (error.code === 'storage_limit_exceeded') return new AppError(507, error.message, { code: error.code });
   if (error.code === 'mimetype_blacklisted') return new AppError(415, error.message, { code: error.code });
-  if (error.status === 423) return new AppError(403, error.message, { code: error.code });
+  if (error.status === 423 && error.code !== DAV_LOCKED) return new AppError(403, error.message, { code: error.code });
   if (error.status === 422) return new AppError(400, Object.values(error.errors ?? {})[0]?.[0] ?? error.message, { code: error.code });
   return error;
 }
@@ -59,6 +62,7 @@ function davStatus(error: unknown): unknown {
 const METHOD_HANDLERS: Record<(typeof DAV_METHODS)[number], (dav: Dav) => Promise<void>> = {
   OPTIONS: options,
   PROPFIND: propfind,
+  PROPPATCH: proppatch,
   GET: get,
   HEAD: get,
   PUT: put,
@@ -66,90 +70,108 @@ const METHOD_HANDLERS: Record<(typeof DAV_METHODS)[number], (dav: Dav) => Promis
   DELETE: remove,
   MOVE: transfer('move'),
   COPY: transfer('copy'),
+  LOCK: lock,
+  UNLOCK: unlock,
 };
 
-function userOf(dav: Dav): UserPrincipal['user'] {
-  if (!dav.principal) throw new AppError(401, 'Unauthenticated.');
-  return dav.principal.user;
-}
+const newName = (name: string | null) => checkedName(name, DAV_METHODS);
 
-/** A name for something new: the upload rules (reserved device names too); refused is a 400. */
-function newName(name: string | null): string {
-  if (name === null) throw new AppError(405, 'The home folder cannot be replaced.', { headers: { Allow: DAV_METHODS.join(', ') } });
-  const checked = checkUploadSegment(name);
-  if (!checked.ok) throw badRequest(checked.message);
-  return checked.name;
-}
-
-/** A small request body as text (PROPFIND's), at most 1 MiB. */
-async function smallBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of req) {
-    bytes += (chunk as Buffer).length;
-    if (bytes > 1024 * 1024) throw new AppError(413, 'The request body is too large.');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
+/** The folder holding a path (the home folder for a name in it). */
+const parentOf = (segments: string[]) => segments.slice(0, -1);
 
 async function options({ res }: Dav): Promise<void> {
-  res.writeHead(200, { DAV: '1', Allow: DAV_METHODS.join(', '), 'MS-Author-Via': 'DAV', 'Content-Length': 0 });
+  res.writeHead(200, { DAV: '1, 2', Allow: DAV_METHODS.join(', '), 'MS-Author-Via': 'DAV', 'Content-Length': 0 });
   res.end();
 }
 
-async function found(dav: Dav): Promise<Resolved & { item: ItemWithCount | null }> {
-  const resolved = await resolvePath(dav.ctx, userOf(dav).id, dav.segments);
-  if (resolved.item === undefined) throw notFound('Nothing is at this path.');
-  return { ...resolved, item: resolved.item };
+interface Entry {
+  item: ItemWithCount | null;
+  segments: string[];
+  /** Whose namespace its locks are in, and its path there (null: no locks, `Team folders`). */
+  place: { ownerId: string; ownerSegments: string[] } | null;
+}
+
+/** What a Depth 1 PROPFIND lists below the located collection: its items, and in the home folder `Team folders` when there is one. */
+async function childEntries(dav: Dav, located: Located): Promise<Entry[]> {
+  const user = userOf(dav);
+  if (located.kind === 'teams') {
+    const teams = (await teamFoldersShown(dav.ctx, user.id)) ?? [];
+    return Promise.all(teams.map(async (t) => {
+      const segments = [...dav.segments, t.item.name];
+      const at = await locate(dav.ctx, user.id, segments);
+      return { item: t.item, segments, place: { ownerId: at.ownerId, ownerSegments: at.ownerSegments } };
+    }));
+  }
+  const { items } = await browseFolder(dav.ctx, user, located.item?.id ?? null, { sort: { field: 'name', direction: 'asc' } });
+  const entries: Entry[] = items.map((child) => ({ item: child, segments: [...dav.segments, child.name], place: { ownerId: located.ownerId, ownerSegments: [...located.ownerSegments, child.name] } }));
+  if (located.item === null && (await teamFoldersShown(dav.ctx, user.id))) entries.push({ item: null, segments: [...dav.segments, TEAM_FOLDERS], place: null });
+  return entries;
 }
 
 async function propfind(dav: Dav): Promise<void> {
   const depth = (dav.req.headers.depth ?? 'infinity').toString().trim().toLowerCase();
   if (depth !== '0' && depth !== '1') {
-    dav.res.writeHead(403, { 'Content-Type': 'application/xml; charset=utf-8' });
-    return void dav.res.end(davError('propfind-finite-depth'));
+    return sendXml(dav.res, 403, davError('propfind-finite-depth'));
   }
   const request = parsePropfind(await smallBody(dav.req));
   const user = userOf(dav);
-  const { item } = await found(dav);
-  const policy = await uploadPolicy(dav.ctx, user);
-  const used = await usedBytes(dav.ctx.db, user.id);
+  const located = await found(dav);
+  const { item } = located;
+  // In a team folder the quota is its owner's (uploads there count against it).
+  const actor = item ? await actorFor(dav.ctx, user, [item.id]) : user;
+  const policy = await uploadPolicy(dav.ctx, actor);
+  const used = await usedBytes(dav.ctx.db, actor.id);
   const quota: Quota = { used, available: policy.capacity === null ? null : Math.max(0, policy.capacity - used) };
-  const responses = [responseXml(item, dav.segments, quota, request)];
-  if (depth === '1' && (item === null || item.type === 'folder')) {
-    const { items } = await browseFolder(dav.ctx, user, item?.id ?? null, { sort: { field: 'name', direction: 'asc' } });
-    for (const child of items) responses.push(responseXml(child, [...dav.segments, child.name], quota, request));
-  }
-  const body = multistatus(responses);
-  dav.res.writeHead(207, { 'Content-Type': 'application/xml; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'private, no-cache' });
-  dav.res.end(body);
+  const self: Entry = { item, segments: dav.segments, place: located.kind === 'teams' ? null : { ownerId: located.ownerId, ownerSegments: located.ownerSegments } };
+  const entries = [self, ...(depth === '1' && (item === null || item.type === 'folder') ? await childEntries(dav, located) : [])];
+  const dead = await deadProps(dav.ctx.db, entries.flatMap((e) => (e.item ? [e.item.id] : [])));
+  const locksOf = new Map<string, Promise<DavLock[]>>();
+  const now = dav.ctx.clock.now();
+  const responses = await Promise.all(entries.map(async (e) => {
+    let locks: DavLock[] = [];
+    if (e.place) {
+      const { ownerId, ownerSegments } = e.place;
+      if (!locksOf.has(ownerId)) locksOf.set(ownerId, liveLocks(dav.ctx, ownerId));
+      const key = pathKey(ownerSegments);
+      locks = (await locksOf.get(ownerId)!).filter((l) => covers(l, key));
+    }
+    return responseXml(e.item, e.segments, quota, request, { dead: (e.item && dead.get(e.item.id)) || [], locks, now });
+  }));
+  sendXml(dav.res, 207, multistatus(responses));
 }
 
 async function get(dav: Dav): Promise<void> {
   const { item } = await found(dav);
   if (item === null || item.type === 'folder') throw new AppError(405, 'A folder has no content to download: list it with PROPFIND.', { headers: { Allow: 'OPTIONS, PROPFIND, MKCOL, DELETE, MOVE' } });
-  const file = await requireDownloadableFile(dav.ctx, userOf(dav), item.id);
+  const file = await requireDownloadableFile(dav.ctx, await actorFor(dav.ctx, userOf(dav), [item.id]), item.id);
   await sendFileBytes(dav.ctx, dav.req, dav.res, file);
 }
 
 /**
  * PUT streams the body through the upload path (put.ts). Replacing a file: the new content is
  * stored as a new file first; only once it is recorded is the old file moved to the trash (where
- * it can be restored, as any deleted file) and the new one given its name. A failed upload leaves
- * the old file untouched.
+ * it can be restored, as any deleted file; an empty one is deleted) and the new one given its
+ * name. A failed upload leaves the old file untouched.
  */
 async function put(dav: Dav): Promise<void> {
   const user = userOf(dav);
-  const resolved = await resolvePath(dav.ctx, user.id, dav.segments);
+  const resolved = await locateIn(dav);
+  requireChangeable(resolved);
   const name = newName(resolved.name);
   if (resolved.parentId === undefined) throw new AppError(409, 'The folder to put this file in does not exist.');
   if (resolved.item?.type === 'folder') throw new AppError(405, 'A folder is at this path.');
-  const created = await receiveDavPut(dav.ctx, user, dav.req, { parentId: resolved.parentId, name });
-  await uploadFinished(dav.ctx, created, user.id);
+  await checkWrite(scopeOf(dav), [{ segments: dav.segments, tree: false }, ...(resolved.item ? [] : [{ segments: parentOf(dav.segments), tree: false }])]);
+  // Into a team folder: stored as its owner's, with the member's permission (teams/actor.ts).
+  const actor = await actorFor(dav.ctx, user, [resolved.parentId]);
+  requireWritableScope(actor);
+  const member = memberOf(actor);
+  const created = await receiveDavPut(dav.ctx, actor, dav.req, { parentId: resolved.parentId, name });
+  await uploadFinished(dav.ctx, created, member ? `member:${member.userId}:${actor.scope!.rootId}` : user.id);
   let item = created;
   if (resolved.item) {
-    await removeItems(dav.ctx, user, [{ id: resolved.item.id, type: 'file', force_delete: false }]);
+    await moveDeadProps(dav.ctx.db, resolved.item.id, created.id);
+    // An empty file (as LOCK makes on an unmapped URL) is deleted for good, not put in the trash.
+    await removeItems(dav.ctx, user, [{ id: resolved.item.id, type: 'file', force_delete: Number(resolved.item.size) === 0 }]);
     if (item.name !== name) item = await renameItem(dav.ctx, user, item.id, { name });
   }
   dav.res.writeHead(resolved.item ? 204 : 201, { 'Content-Length': 0 });
@@ -159,10 +181,12 @@ async function put(dav: Dav): Promise<void> {
 async function mkcol(dav: Dav): Promise<void> {
   const user = userOf(dav);
   if ((declaredLength(dav.req) ?? 0) > 0 || dav.req.headers['transfer-encoding']) throw new AppError(415, 'MKCOL takes no body.');
-  const resolved = await resolvePath(dav.ctx, user.id, dav.segments);
+  const resolved = await locateIn(dav);
   if (resolved.item !== undefined) throw new AppError(405, 'Something is at this path already.', { headers: { Allow: 'OPTIONS, PROPFIND, GET, HEAD, PUT, DELETE, MOVE' } });
+  requireChangeable(resolved);
   const name = newName(resolved.name);
   if (resolved.parentId === undefined) throw new AppError(409, 'The folder to create this folder in does not exist.');
+  await checkWrite(scopeOf(dav), [{ segments: dav.segments, tree: false }, { segments: parentOf(dav.segments), tree: false }]);
   await createFolder(dav.ctx, user, { name, parent_id: resolved.parentId });
   dav.res.writeHead(201, { 'Content-Length': 0 });
   dav.res.end();
@@ -170,9 +194,13 @@ async function mkcol(dav: Dav): Promise<void> {
 
 async function remove(dav: Dav): Promise<void> {
   const user = userOf(dav);
-  const { item } = await found(dav);
+  const located = await found(dav);
+  const { item } = located;
   if (item === null) throw new AppError(403, 'The home folder cannot be deleted.');
+  requireChangeable(located);
+  await checkWrite(scopeOf(dav), [{ segments: dav.segments, tree: true }, { segments: parentOf(dav.segments), tree: false }]);
   await removeItems(dav.ctx, user, [{ id: item.id, type: item.type, force_delete: false }]);
+  await deleteLocksAt(dav.ctx, located.ownerId, pathKey(located.ownerSegments));
   dav.res.writeHead(204);
   dav.res.end();
 }
@@ -185,8 +213,10 @@ async function remove(dav: Dav): Promise<void> {
 function transfer(kind: 'move' | 'copy') {
   return async (dav: Dav): Promise<void> => {
     const user = userOf(dav);
-    const { item } = await found(dav);
+    const source = await found(dav);
+    const { item } = source;
     if (item === null) throw new AppError(403, `The home folder cannot be ${kind === 'move' ? 'moved' : 'copied'}.`);
+    if (kind === 'move') requireChangeable(source);
     const depth = (header(dav.req, 'depth') ?? 'infinity').trim().toLowerCase();
     if (depth !== 'infinity' && (kind === 'move' || depth !== '0')) throw badRequest(`Depth must be ${kind === 'move' ? 'infinity' : '0 or infinity'} here.`);
     const destSegments = davSegments(destinationPath(header(dav.req, 'destination'), header(dav.req, 'host'), dav.ctx.config.appUrl.host));
@@ -199,13 +229,17 @@ function transfer(kind: 'move' | 'copy') {
     }
     // Onto a folder holding the source: overwriting it would put the source in the trash first.
     if (to.length < from.length && to.every((key, i) => key === from[i])) throw new AppError(409, 'The destination holds the source: it cannot be replaced by it.');
-    const target = await resolvePath(dav.ctx, user.id, destSegments);
+    const target = await locate(dav.ctx, user.id, destSegments);
+    requireChangeable(target);
     const name = newName(target.name);
     if (target.parentId === undefined) throw new AppError(409, 'The destination folder does not exist.');
     const overwrite = (header(dav.req, 'overwrite') ?? 'T').trim().toUpperCase();
     if (overwrite !== 'T' && overwrite !== 'F') throw badRequest('Overwrite must be T or F.');
     const replaced = target.item && target.item.id !== item.id ? target.item : null;
     if (replaced && overwrite === 'F') throw new AppError(412, 'Something is at the destination and Overwrite is F.');
+    const destination = [{ segments: destSegments, tree: true }, { segments: parentOf(destSegments), tree: false }];
+    const moving = kind === 'move' ? [{ segments: dav.segments, tree: true }, { segments: parentOf(dav.segments), tree: false }] : [];
+    await checkWrite(scopeOf(dav), [...moving, ...destination]);
     if (replaced) await removeItems(dav.ctx, user, [{ id: replaced.id, type: replaced.type, force_delete: false }]);
     if (kind === 'copy') {
       await copyItem(dav.ctx, user, item, { parentId: target.parentId, name }, depth === 'infinity');
@@ -213,13 +247,10 @@ function transfer(kind: 'move' | 'copy') {
       let moved = item;
       if (target.parentId !== item.parent_id) moved = (await moveItems(dav.ctx, user, target.parentId, [{ id: item.id, type: item.type }]))[0]!;
       if (moved.name !== name) await renameItem(dav.ctx, user, item.id, { name });
+      // Locks stay with URLs (RFC 4918 §7.5): the source's go, unless only the name's case changed.
+      if (source.ownerId !== target.ownerId || pathKey(source.ownerSegments) !== pathKey(target.ownerSegments)) await deleteLocksAt(dav.ctx, source.ownerId, pathKey(source.ownerSegments));
     }
     dav.res.writeHead(replaced ? 204 : 201, { 'Content-Length': 0 });
     dav.res.end();
   };
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
