@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscribeMetered } from '../../src/server/billing/metered.ts';
 import { runBillingDay } from '../../src/server/billing/usage-job.ts';
 import type { AppContext } from '../../src/server/context.ts';
+import { putSettings } from '../../src/server/settings/service.ts';
 import { at, insertPlan, topUp } from '../support/billing-ledger.ts';
 import { Client, registerUser } from '../support/client.ts';
 import { seedContext, seedFile, userById } from '../support/seed.ts';
@@ -152,10 +153,17 @@ describe('the billing alert', () => {
 });
 
 describe('bandwidth', () => {
-  it('a finished download adds its bytes to the owner’s counter for the day', async () => {
+  it('a finished download adds its bytes to the owner’s counter for the day, on a metered instance only', async () => {
     const { client, user } = await registerUser(server.url);
     const file = await seedFile(seed, user.id, { name: 'b.bin', content: Buffer.alloc(4321, 1) });
     const today = new Date().toISOString().slice(0, 10);
+    const cookie = { Cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
+    // Not billed by use: nothing is counted (nobody would read it).
+    await putSettings(seed, { subscription_type: 'fixed' });
+    const before = await fetch(`${server.url}/file/${file.id}`, { headers: cookie });
+    expect(before.status).toBe(200);
+    await before.arrayBuffer();
+    await putSettings(seed, { subscription_type: 'metered' });
     for (let i = 0; i < 2; i += 1) {
       const res = await fetch(`${server.url}/file/${file.id}`, { headers: { Cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
       expect(res.status).toBe(200);
@@ -168,5 +176,6 @@ describe('bandwidth', () => {
     expect(zip.status).toBe(200);
     await zip.arrayBuffer();
     await expect.poll(counted).toBe(3 * 4321);
+    await putSettings(seed, { subscription_type: 'none' });
   });
 });

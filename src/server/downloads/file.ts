@@ -8,7 +8,7 @@ import { isAppError, notFound } from '../http/errors.ts';
 import { readerOf } from './reader.ts';
 import { contentDisposition, etagListMatches, etagOf, httpDateSeconds, parseHttpDate, presentationOf } from './headers.ts';
 import { streamTo } from './stream.ts';
-import { countDownload } from '../billing/bandwidth.ts';
+import { bandwidthMeter } from '../billing/bandwidth.ts';
 
 const FILE_PATH = /^\/file\/([0-9a-f-]{36})(?:\/([a-z2-7]{39}))?\/?$/;
 
@@ -102,9 +102,10 @@ export async function sendFileBytes(ctx: DataRequest<Principal>['ctx'], req: Inc
   if (req.method === 'HEAD' || size === 0) return void res.end();
   // The end is known: the read stops at it instead of asking the disk once more for the end of file.
   const sent = range ?? { start: 0, end: size - 1 };
-  await streamTo(ctx, ctx.blobs.get(blobKey, sent), res, { itemId: item.id });
   // Metered plans bill the owner's bandwidth (billing/bandwidth.ts): one upsert per download.
-  await countDownload(ctx, item.owner_id, sent.end - sent.start + 1);
+  const count = await bandwidthMeter(ctx);
+  await streamTo(ctx, ctx.blobs.get(blobKey, sent), res, { itemId: item.id });
+  await count(item.owner_id, sent.end - sent.start + 1);
 }
 
 /** A presigned URL's lifetime: long enough to start a download, short enough that a leaked link soon dies. */
@@ -123,10 +124,11 @@ async function presignedDownloadsOn(ctx: DataRequest<Principal>['ctx']): Promise
 async function redirectToBucket(ctx: DataRequest<Principal>['ctx'], req: IncomingMessage, res: DataRequest<Principal>['res'], item: { id: string; name: string; mimetype: string | null; size: number; owner_id: string }, blobKey: string): Promise<void> {
   const query = new URL(req.url ?? '/', 'http://localhost').searchParams;
   const presentation = presentationOf(item.mimetype, query.get('download') === '1' || query.get('download') === 'true');
+  const count = await bandwidthMeter(ctx);
   const location = await ctx.blobs.presignedGet!(blobKey, { expiresInSeconds: PRESIGNED_SECONDS, contentDisposition: contentDisposition(item.name, presentation.inline), contentType: presentation.contentType });
   res.writeHead(302, { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'Content-Length': 0 });
   res.end();
-  if (req.method === 'GET') await countDownload(ctx, item.owner_id, Number(item.size));
+  if (req.method === 'GET') await count(item.owner_id, Number(item.size));
 }
 
 /**

@@ -15,7 +15,7 @@ import { contentDisposition } from './headers.ts';
 import { listLiveChildrenForZip } from './queries.ts';
 import { peekFirstBlock, worthDeflating, ZIP_DEFLATE_LEVEL } from './zip-method.ts';
 import { ZipWriter } from './zip-writer.ts';
-import { countDownload } from '../billing/bandwidth.ts';
+import { bandwidthMeter } from '../billing/bandwidth.ts';
 
 /**
  * Data plane: `GET /api/zip?items=id|type,id|type` streams a zip of the user's items: folders with
@@ -142,6 +142,7 @@ async function sendZip({ ctx, req, res, principal }: DataRequest<Principal>): Pr
 
 /** Streams the zip of `roots` into `res`; a client that leaves stops the walk and closes every open blob. */
 async function writeZip(ctx: AppContext, user: User, roots: ZipItem[], res: ServerResponse): Promise<void> {
+  const count = await bandwidthMeter(ctx);
   const zip = new ZipWriter(res, ZIP_DEFLATE_LEVEL);
   const open = new Set<Readable>();
   let gone = false;
@@ -199,5 +200,5 @@ async function writeZip(ctx: AppContext, user: User, roots: ZipItem[], res: Serv
     stop();
     res.destroy();
   }
-  await countDownload(ctx, user.id, carried);
+  await count(user.id, carried);
 }
