@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../src/server/context.ts';
 import { catchUpThumbnails, pendingThumbnails } from '../../src/server/previews/catch-up.ts';
 import { thumbnailBlobKeys } from '../../src/server/previews/sizes.ts';
-import { MAX_THUMBNAIL_ATTEMPTS, startThumbnailWorker } from '../../src/server/previews/thumbnails.ts';
+import { MAX_THUMBNAIL_ATTEMPTS, makeThumbnailsRecorded, startThumbnailWorker } from '../../src/server/previews/thumbnails.ts';
 import { registerUser } from '../support/client.ts';
 import { seedContext, seedFile, useSeededServer } from '../support/seed.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
@@ -76,13 +76,21 @@ describe('thumbnail catch-up', () => {
     const stop = startThumbnailWorker(env.seed);
     try {
       const owner = await registerUser(env.server.url);
-      const text = await seedFile(env.seed, owner.user.id, { name: 'readme.txt', mimetype: 'text/plain', content: 'hi' });
+      // A picture type thumbnails are not made from (the catch-up's prefilter would pick it): given up at once.
+      const drawing = await seedFile(env.seed, owner.user.id, { name: 'logo.svg', mimetype: 'image/svg+xml', content: '<svg xmlns="http://www.w3.org/2000/svg"/>' });
       const deadline = Date.now() + 15_000;
-      while (Number((await row(text.id)).thumbnail_attempts) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(Number((await row(text.id)).thumbnail_attempts)).toBe(MAX_THUMBNAIL_ATTEMPTS);
+      while (Number((await row(drawing.id)).thumbnail_attempts) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(Number((await row(drawing.id)).thumbnail_attempts)).toBe(MAX_THUMBNAIL_ATTEMPTS);
     } finally {
       await stop();
     }
+  });
+
+  it('records nothing on a type the catch-up never picks (no write after every text upload)', async () => {
+    const owner = await registerUser(env.server.url);
+    const text = await seedFile(env.seed, owner.user.id, { name: 'readme.txt', mimetype: 'text/plain', content: 'hi' });
+    expect((await makeThumbnailsRecorded(env.seed, text.id)).outcome).toBe('unsupported');
+    expect(await row(text.id)).toMatchObject({ thumbnail_key: null, thumbnail_attempts: 0, thumbnail_attempted_at: null });
   });
 });
 

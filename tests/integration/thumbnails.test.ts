@@ -93,7 +93,7 @@ describe('thumbnails', () => {
   it('answers what it did for files that get none: not a picture, SVG, a broken image', async () => {
     const owner = await registerUser(env.server.url);
     const text = await seedFile(env.seed, owner.user.id, { name: 'notes.txt', mimetype: 'text/plain' });
-    expect((await makeThumbnails(env.seed, text.id)).outcome).toBe('skipped');
+    expect((await makeThumbnails(env.seed, text.id)).outcome).toBe('unsupported');
     const svg = await seedFile(env.seed, owner.user.id, { name: 'logo.svg', mimetype: 'image/svg+xml', content: '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>' });
     expect((await makeThumbnails(env.seed, svg.id)).outcome).toBe('skipped');
     const broken = await seedFile(env.seed, owner.user.id, { name: 'broken.jpg', mimetype: 'image/jpeg', content: 'not a jpeg at all' });

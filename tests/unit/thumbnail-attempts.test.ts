@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attemptsAfter, MAX_THUMBNAIL_ATTEMPTS } from '../../src/server/previews/thumbnails.ts';
+import { attemptsAfter, catchUpPicks, MAX_THUMBNAIL_ATTEMPTS } from '../../src/server/previews/thumbnails.ts';
 
 describe('thumbnail attempts (what the catch-up may retry)', () => {
   it('gives up at once on a refused or skipped file', () => {
@@ -16,5 +16,11 @@ describe('thumbnail attempts (what the catch-up may retry)', () => {
   it('records nothing for a made thumbnail or a file that is gone', () => {
     expect(attemptsAfter('made', 0)).toBeNull();
     expect(attemptsAfter('gone', 2)).toBeNull();
+    expect(attemptsAfter('unsupported', 0)).toBeNull();
+  });
+
+  it('knows the types the catch-up looks at (its SQL prefilter)', () => {
+    for (const t of ['image/png', 'IMAGE/SVG+XML', 'video/mp4', 'application/pdf']) expect(catchUpPicks(t), t).toBe(true);
+    for (const t of ['text/plain', 'application/zip', 'application/octet-stream', null]) expect(catchUpPicks(t), String(t)).toBe(false);
   });
 });

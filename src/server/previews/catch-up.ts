@@ -16,7 +16,7 @@ export const CATCHUP_GRACE_MS = 2 * 60_000;
 const BATCH = 50;
 const CONCURRENCY = 2;
 
-/** The SQL side of thumbnails.ts sourceOf: a cheap prefilter (makeThumbnails still decides, and records 'skipped'). */
+/** The SQL side of thumbnails.ts sourceOf and catchUpPicks: a cheap prefilter (makeThumbnails still decides, and records 'skipped'). */
 const thumbnailable = sql<boolean>`(lower(mimetype) like 'image/%' or lower(mimetype) like 'video/%' or lower(mimetype) like 'application/pdf%')`;
 
 /**

@@ -40,7 +40,15 @@ const VIDEO_DEMUXERS: Record<string, string> = {
 
 export type ThumbnailOutcome =
   | { outcome: 'made'; prefix: string }
-  | { outcome: 'skipped' | 'refused' | 'failed' | 'gone'; reason: string };
+  | { outcome: 'skipped' | 'refused' | 'failed' | 'gone' | 'unsupported'; reason: string };
+
+/**
+ * The types the catch-up looks at (catch-up.ts `thumbnailable`, its SQL prefilter): a file of any
+ * other type never gets a thumbnail and is never picked again, so nothing is recorded on it.
+ */
+export function catchUpPicks(mimetype: string | null): boolean {
+  return /^(image\/|video\/|application\/pdf)/.test((mimetype ?? '').toLowerCase());
+}
 
 type Source = { kind: 'image' } | { kind: 'video'; demuxer: string } | { kind: 'pdf' };
 
@@ -70,7 +78,8 @@ export function attemptsAfter(outcome: ThumbnailOutcome['outcome'], attempts: nu
 /** makeThumbnails, and an outcome other than 'made' recorded on the item, so the catch-up tries it a bounded number of times. */
 export async function makeThumbnailsRecorded(ctx: AppContext, itemId: string): Promise<ThumbnailOutcome> {
   const result = await makeThumbnails(ctx, itemId);
-  if (result.outcome === 'made' || result.outcome === 'gone') return result;
+  // A text file or an archive: no read-and-write of its attempts after every upload.
+  if (result.outcome === 'made' || result.outcome === 'gone' || result.outcome === 'unsupported') return result;
   const row = await ctx.db.selectFrom('items').select('thumbnail_attempts').where('id', '=', itemId).executeTakeFirst();
   const attempts = row ? attemptsAfter(result.outcome, Number(row.thumbnail_attempts)) : null;
   if (attempts !== null) {
@@ -85,7 +94,7 @@ export async function makeThumbnails(ctx: AppContext, itemId: string): Promise<T
   if (item?.type !== 'file' || !item.blob_key) return { outcome: 'gone', reason: 'no such file' };
   if (item.thumbnail_key) return { outcome: 'made', prefix: item.thumbnail_key };
   const source = sourceOf(item.mimetype);
-  if (!source) return { outcome: 'skipped', reason: `no thumbnails for ${item.mimetype ?? 'an unknown type'}` };
+  if (!source) return { outcome: catchUpPicks(item.mimetype) ? 'skipped' : 'unsupported', reason: `no thumbnails for ${item.mimetype ?? 'an unknown type'}` };
   const tool = source.kind === 'video' ? 'ffmpeg' : source.kind === 'pdf' ? 'pdftoppm' : null;
   const toolPath = tool ? findTool(tool) : null;
   if (tool && !toolPath) return { outcome: 'skipped', reason: `${tool} is not installed` };
