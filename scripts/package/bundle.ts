@@ -4,6 +4,7 @@
 import { cp, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { cjsDynamicImports } from './interop.ts';
 
 /** CLI subcommands of the executable, by their npm script name, and the script each runs. */
 export const COMMANDS = {
@@ -32,6 +33,8 @@ export const NEUTRAL_ROOT = '/cloud-drive/';
 // an ES module; a real `require` in each file's scope lets it load them.
 const BANNER = "import { createRequire as __cloudDriveCreateRequire } from 'node:module';\nconst require = __cloudDriveCreateRequire(import.meta.url);";
 
+const isExternal = (specifier: string) => [...NATIVE_PACKAGES, ...NEVER_INSTALLED].some((p) => specifier === p || specifier.startsWith(`${p}/`));
+
 export async function bundleApp(root: string, stage: string): Promise<{ files: number }> {
   const dist = path.join(stage, 'dist');
   const result = await build({
@@ -52,6 +55,7 @@ export async function bundleApp(root: string, stage: string): Promise<{ files: n
     format: 'esm',
     target: 'node24',
     external: [...NATIVE_PACKAGES, ...NATIVE_PACKAGES.map((p) => `${p}/*`), ...NEVER_INSTALLED],
+    plugins: [cjsDynamicImports(root, isExternal)],
     banner: { js: BANNER },
     legalComments: 'none',
     logLevel: 'warning',
