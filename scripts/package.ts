@@ -12,8 +12,9 @@ import { parseArgs } from 'node:util';
 import { compress, sha256, tarFolder } from './package/archive.ts';
 import { bundleApp, COMMANDS, NATIVE_PACKAGES } from './package/bundle.ts';
 import { copyNatives } from './package/natives.ts';
+import { buildEnvironment } from './package/reproducible.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const { values } = parseArgs({ options: { 'skip-build': { type: 'boolean', default: false }, out: { type: 'string', default: 'release' } } });
 const OUT = path.resolve(ROOT, values.out);
 const STAGE = path.join(OUT, 'stage');
@@ -26,7 +27,7 @@ if (ARCH !== 'x64' && ARCH !== 'arm64') throw new Error(`no build for ${ARCH}`);
 
 if (!values['skip-build']) {
   step('astro build');
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: ROOT, stdio: 'inherit', env: await buildEnvironment(ROOT) });
 }
 const { version } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
 

@@ -1,9 +1,9 @@
 // The one-file build's first step: the server, Astro's server build and each CLI script bundled
 // with esbuild, packages included, into <stage>/dist/. Only the packages in NATIVE_PACKAGES stay
 // outside the bundle (natives.ts copies them into <stage>/node_modules).
-import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { cjsDynamicImports } from './interop.ts';
 
 /** CLI subcommands of the executable, by their npm script name, and the script each runs. */
@@ -33,6 +33,21 @@ export const NEUTRAL_ROOT = '/cloud-drive/';
 // an ES module; a real `require` in each file's scope lets it load them.
 const BANNER = "import { createRequire as __cloudDriveCreateRequire } from 'node:module';\nconst require = __cloudDriveCreateRequire(import.meta.url);";
 
+/** Astro's build output, read with the build machine's folder replaced by NEUTRAL_ROOT (the paths are debug names, or relative to each other). */
+function neutralPaths(root: string): Plugin {
+  const built = path.join(root, 'dist/server') + path.sep;
+  return {
+    name: 'neutral-paths',
+    setup(b) {
+      b.onLoad({ filter: /\.mjs$/ }, async (args) => {
+        if (!args.path.startsWith(built)) return undefined;
+        const text = await readFile(args.path, 'utf8');
+        return { contents: text.replaceAll(`file://${root}/`, `file://${NEUTRAL_ROOT}`).replaceAll(`${root}/`, NEUTRAL_ROOT), loader: 'js' };
+      });
+    },
+  };
+}
+
 const isExternal = (specifier: string) => [...NATIVE_PACKAGES, ...NEVER_INSTALLED].some((p) => specifier === p || specifier.startsWith(`${p}/`));
 
 export async function bundleApp(root: string, stage: string): Promise<{ files: number }> {
@@ -48,25 +63,29 @@ export async function bundleApp(root: string, stage: string): Promise<{ files: n
     // Shared code (packages used by both the host and Astro's pages) is loaded once, as it is from node_modules.
     // The chunks sit under server/: @astrojs/node finds the client folder by walking up to a folder named `server`.
     splitting: true,
-    chunkNames: 'server/chunks/[name]-[hash]',
+    // Named by content only: Astro's own chunk names hash its absolute paths.
+    chunkNames: 'server/chunks/[hash]',
     outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node24',
     external: [...NATIVE_PACKAGES, ...NATIVE_PACKAGES.map((p) => `${p}/*`), ...NEVER_INSTALLED],
-    plugins: [cjsDynamicImports(root, isExternal)],
+    plugins: [neutralPaths(root), cjsDynamicImports(root, isExternal)],
     banner: { js: BANNER },
     legalComments: 'none',
+    // No whitespace and no comments (esbuild's `// path` comments would carry Astro's path-dependent file names); names stay.
+    minifyWhitespace: true,
+    minifySyntax: true,
     logLevel: 'warning',
     write: false,
   });
-  const from = [`file://${root}/`, `${root}/`];
   for (const file of result.outputFiles) {
-    let text = file.text;
-    for (const prefix of from) text = text.replaceAll(prefix, prefix.startsWith('file:') ? `file://${NEUTRAL_ROOT}` : NEUTRAL_ROOT);
+    // Astro's build names its source files by absolute path (components' debug names, the manifest's folders).
+    const at = file.text.indexOf(root);
+    if (at >= 0) throw new Error(`${path.relative(stage, file.path)} names the build folder: …${file.text.slice(Math.max(0, at - 120), at + 80)}…`);
     await mkdir(path.dirname(file.path), { recursive: true });
-    await writeFile(file.path, text);
+    await writeFile(file.path, file.contents);
   }
   await cp(path.join(root, 'dist/client'), path.join(dist, 'client'), { recursive: true });
   // The bundles are ES modules (.mjs); this marks the folder as the app's root for Node's resolver.
