@@ -4,6 +4,7 @@
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
+import { renameChunks } from './chunk-names.ts';
 import { cjsDynamicImports } from './interop.ts';
 
 /** CLI subcommands of the executable, by their npm script name, and the script each runs. */
@@ -63,7 +64,7 @@ export async function bundleApp(root: string, stage: string): Promise<{ files: n
     // Shared code (packages used by both the host and Astro's pages) is loaded once, as it is from node_modules.
     // The chunks sit under server/: @astrojs/node finds the client folder by walking up to a folder named `server`.
     splitting: true,
-    // Named by content only: Astro's own chunk names hash its absolute paths.
+    // Renamed by their code afterwards (chunk-names.ts): esbuild's hash covers input paths too.
     chunkNames: 'server/chunks/[hash]',
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -80,12 +81,16 @@ export async function bundleApp(root: string, stage: string): Promise<{ files: n
     logLevel: 'warning',
     write: false,
   });
-  for (const file of result.outputFiles) {
+  const outputs = renameChunks(
+    result.outputFiles.map((f) => ({ path: f.path, text: f.text })),
+    path.join(dist, 'server/chunks'),
+  );
+  for (const file of outputs) {
     // Astro's build names its source files by absolute path (components' debug names, the manifest's folders).
     const at = file.text.indexOf(root);
     if (at >= 0) throw new Error(`${path.relative(stage, file.path)} names the build folder: …${file.text.slice(Math.max(0, at - 120), at + 80)}…`);
     await mkdir(path.dirname(file.path), { recursive: true });
-    await writeFile(file.path, file.contents);
+    await writeFile(file.path, file.text);
   }
   await cp(path.join(root, 'dist/client'), path.join(dist, 'client'), { recursive: true });
   // The bundles are ES modules (.mjs); this marks the folder as the app's root for Node's resolver.
