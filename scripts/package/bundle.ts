@@ -34,7 +34,7 @@ export const NEUTRAL_ROOT = '/cloud-drive/';
 // an ES module; a real `require` in each file's scope lets it load them.
 const BANNER = "import { createRequire as __cloudDriveCreateRequire } from 'node:module';\nconst require = __cloudDriveCreateRequire(import.meta.url);";
 
-/** Astro's build output, read with the build machine's folder replaced by NEUTRAL_ROOT (the paths are debug names, or relative to each other). */
+/** Astro's build output, read with the build machine's folder replaced by NEUTRAL_ROOT (the paths are debug names, or used relative to each other). */
 function neutralPaths(root: string): Plugin {
   const built = path.join(root, 'dist/server') + path.sep;
   return {
@@ -43,7 +43,13 @@ function neutralPaths(root: string): Plugin {
       b.onLoad({ filter: /\.mjs$/ }, async (args) => {
         if (!args.path.startsWith(built)) return undefined;
         const text = await readFile(args.path, 'utf8');
-        return { contents: text.replaceAll(`file://${root}/`, `file://${NEUTRAL_ROOT}`).replaceAll(`${root}/`, NEUTRAL_ROOT), loader: 'js' };
+        const neutral = text
+          .replaceAll(`file://${root}/`, `file://${NEUTRAL_ROOT}`)
+          .replaceAll(`${root}/`, NEUTRAL_ROOT)
+          // The manifest's entryModules also name Astro's server chunks, by hashes of that code; nothing loads them by
+          // those names (the bundle has its own chunks; only client assets are looked up there), so the hash goes.
+          .replace(/":"chunks\/([^"]*?)_[\w-]{8}\.mjs"/g, '":"chunks/$1.mjs"');
+        return { contents: neutral, loader: 'js' };
       });
     },
   };
