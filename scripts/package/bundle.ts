@@ -48,7 +48,12 @@ function neutralPaths(root: string): Plugin {
           .replaceAll(`${root}/`, NEUTRAL_ROOT)
           // The manifest's entryModules also name Astro's server chunks, by hashes of that code; nothing loads them by
           // those names (the bundle has its own chunks; only client assets are looked up there), so the hash goes.
-          .replace(/":"chunks\/([^"]*?)_[\w-]{8}\.mjs"/g, '":"chunks/$1.mjs"');
+          .replace(/":"chunks\/([^"]*?)_[\w-]{8}\.mjs"/g, '":"chunks/$1.mjs"')
+          // …and come in the order of those hashes: sorted by key instead.
+          .replace(/"entryModules":(\{[^{}]*\})/, (_, map: string) => {
+            const entries = Object.entries(JSON.parse(map) as Record<string, string>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+            return `"entryModules":${JSON.stringify(Object.fromEntries(entries))}`;
+          });
         return { contents: neutral, loader: 'js' };
       });
     },
