@@ -60,6 +60,8 @@ start() { # start LOG: runs the server in the background, waits for "listening"
   wait_for "$1" '"msg":"listening"'
 }
 stop() { # SIGTERM, then the exit code must be 0 and the log must end with "stopped"
+  # An answer means the start has finished, its SIGTERM handler included (it follows the "listening" line).
+  curl -fsS -o /dev/null "$URL/healthz"
   kill -TERM "$SERVER_PID"
   wait "$SERVER_PID"
   local code=$?
