@@ -28,7 +28,10 @@ finish() {
 }
 
 # No node anywhere the executable could look: an empty PATH folder, no HOME node_modules, no NODE_* variables.
-run() { env -i PATH="$WORK/bin" HOME="$WORK/home" "$EXE" "$@"; }
+# CLOUD_DRIVE_SMOKE_RUNNER runs another processor's build, e.g. "qemu-aarch64 -L /usr/aarch64-linux-gnu".
+read -r -a RUNNER <<< "${CLOUD_DRIVE_SMOKE_RUNNER:-}"
+run() { env -i PATH="$WORK/bin" HOME="$WORK/home" "${RUNNER[@]}" "$EXE" "$@"; }
+not() { ! "$@"; }
 check "no node on the executable's PATH" bash -c "! env -i PATH='$WORK/bin' /bin/sh -c 'command -v node || command -v npm' >/dev/null"
 
 free_port() {
@@ -55,7 +58,7 @@ wait_for() {
 }
 start() { # start LOG: runs the server in the background, waits for "listening"
   # env execs the executable, so $! is the server's own process id.
-  env -i PATH="$WORK/bin" HOME="$WORK/home" "$EXE" > "$1" 2>&1 &
+  env -i PATH="$WORK/bin" HOME="$WORK/home" "${RUNNER[@]}" "$EXE" > "$1" 2>&1 &
   SERVER_PID=$!
   wait_for "$1" '"msg":"listening"'
 }
@@ -69,9 +72,12 @@ stop() { # SIGTERM, then the exit code must be 0 and the log must end with "stop
   [ "$code" -eq 0 ] && grep -q '"msg":"stopped"' "$1"
 }
 
-check "--version names the version" bash -c "env -i PATH='$WORK/bin' HOME='$WORK/home' '$EXE' --version | grep -q '^cloud-drive [0-9]'"
-check "--help lists the subcommands" bash -c "env -i PATH='$WORK/bin' HOME='$WORK/home' '$EXE' --help | grep -q 'admin:create'"
-check "an unknown subcommand exits 2" bash -c "env -i PATH='$WORK/bin' HOME='$WORK/home' '$EXE' frobnicate >/dev/null 2>&1; [ \$? -eq 2 ]"
+version_ok() { run --version | grep -q '^cloud-drive [0-9]'; }
+help_ok() { run --help | grep -q 'admin:create'; }
+unknown_exits_2() { run frobnicate >/dev/null 2>&1; [ $? -eq 2 ]; }
+check "--version names the version" version_ok
+check "--help lists the subcommands" help_ok
+check "an unknown subcommand exits 2" unknown_exits_2
 
 # 1. First start: unpacks, migrates ./data, prints the setup token.
 if ! start first.log; then bad "first start listens"; cat first.log; finish; fi
@@ -87,13 +93,14 @@ check "the data folder defaults to ./data" test -f data/database.sqlite
 check "SIGTERM stops it cleanly" stop first.log
 
 # 2. Unattended install.
-check "setup installs unattended" bash -c "env -i PATH='$WORK/bin' HOME='$WORK/home' '$EXE' setup --admin-email admin@example.test --admin-password 'orbit-lantern-Quartz-91-meadow' --app-name 'Smoke Drive' | grep -q '^Installed'"
+setup_ok() { run setup --admin-email admin@example.test --admin-password 'orbit-lantern-Quartz-91-meadow' --app-name 'Smoke Drive' | grep -q '^Installed'; }
+check "setup installs unattended" setup_ok
 
 # 3. Second start reuses the cache; a user registers, uploads through tus, downloads byte-exact.
 if ! start second.log; then bad "second start listens"; cat second.log; finish; fi
 ok "second start listens"
-check "second start reuses the unpacked cache" bash -c "! grep -q 'unpacked the app' second.log"
-check "no setup token once installed" bash -c "! grep -q setup_token second.log"
+check "second start reuses the unpacked cache" not grep -q 'unpacked the app' second.log
+check "no setup token once installed" not grep -q setup_token second.log
 H=(-H "Origin: $URL" -H 'X-Requested-With: XMLHttpRequest' -H 'Accept: application/json')
 REG="$(curl -sS -o /dev/null -w '%{http_code}' "${H[@]}" -H 'Content-Type: application/json' \
   -d '{"name":"Smoke User","email":"user@example.test","password":"correct horse battery","password_confirmation":"correct horse battery"}' "$URL/register")"
@@ -132,6 +139,6 @@ printf 'garbage' >> "$DIR/dist/host/main.mjs"
 if ! start third.log; then bad "start with a damaged cache listens"; cat third.log; finish; fi
 ok "start with a damaged cache listens"
 check "the damaged cache was unpacked again" grep -q 'was damaged: unpacking it again' third.log
-check "the repaired cache has its file back" bash -c "! grep -q garbage '$DIR/dist/host/main.mjs'"
+check "the repaired cache has its file back" not grep -q garbage "$DIR/dist/host/main.mjs"
 check "SIGTERM stops it cleanly a third time" stop third.log
 finish
