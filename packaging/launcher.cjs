@@ -139,7 +139,15 @@ function main() {
     entry = `dist/host/cli/${script}.mjs`;
     args = rest;
   } else if (first === 'start') args = rest;
-  const file = path.join(unpacked(), entry);
+  let dir;
+  try {
+    dir = unpacked();
+  } catch (error) {
+    console.error(`${NAME}: cannot unpack the app into ${cacheRoot()} (${error.message}): set CLOUD_DRIVE_CACHE_DIR or XDG_CACHE_HOME to a writable folder`);
+    process.exitCode = 1;
+    return;
+  }
+  const file = path.join(dir, entry);
   // As src/main.ts does for the server: packages that choose their build by NODE_ENV load their production one.
   process.env.NODE_ENV ??= 'production';
   // The scripts read their options from process.argv after the script's path, as under `node script`.
