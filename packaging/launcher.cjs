@@ -80,12 +80,26 @@ function untar(tar, dir) {
   }
 }
 
+/** Folders that a start killed while unpacking left behind (named by its process id, which is gone). */
+function removeLeftovers(root) {
+  for (const name of fs.readdirSync(root)) {
+    const pid = Number(/^\.(?:unpacking|broken)-(\d+)-/.exec(name)?.[1]);
+    if (!pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      if (error.code === 'ESRCH') fs.rmSync(path.join(root, name), { recursive: true, force: true });
+    }
+  }
+}
+
 /** The unpacked app's folder: reused when it checks out, else unpacked beside it and renamed into place (atomic, so racing starts are safe). */
 function unpacked() {
   const root = cacheRoot();
   const dir = path.join(root, `${meta.version}-${meta.sha256.slice(0, 16)}`);
   if (verified(dir)) return dir;
   fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+  removeLeftovers(root);
   const temp = path.join(root, `.unpacking-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     fs.mkdirSync(temp, { mode: 0o700 });

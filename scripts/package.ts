@@ -87,5 +87,6 @@ async function buildExecutable(arch: Arch): Promise<void> {
   await rm(stage, { recursive: true });
   const size = (await stat(exe)).size;
   step(`${path.relative(ROOT, exe)}: ${(size / 2 ** 20).toFixed(1)} MiB (limit 200 MB), Node from ${target.node}`);
+  console.log(`executable sha256 ${sha256(await readFile(exe))} ${path.basename(exe)}`);
   if (size >= 200_000_000) throw new Error(`${exe} is over 200 MB`);
 }

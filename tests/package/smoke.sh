@@ -133,12 +133,15 @@ wait "$R2"; C2=$?
 check "two racing starts both succeed" test "$C1$C2" = 00
 check "the race leaves one cache folder and no temporary ones" test "$(ls -A "$CACHE" | wc -l)" = 1
 
-# 5. A damaged cache is detected and unpacked again.
+# 5. A damaged cache is detected and unpacked again; what a start killed while unpacking left
+# (a temporary folder named by a process id that is gone) is removed then.
 DIR="$CACHE/$(ls "$CACHE")"
+mkdir -p "$CACHE/.unpacking-999999999-dead/dist"
 printf 'garbage' >> "$DIR/dist/host/main.mjs"
 if ! start third.log; then bad "start with a damaged cache listens"; cat third.log; finish; fi
 ok "start with a damaged cache listens"
 check "the damaged cache was unpacked again" grep -q 'was damaged: unpacking it again' third.log
 check "the repaired cache has its file back" not grep -q garbage "$DIR/dist/host/main.mjs"
+check "a killed unpacking's leftovers are removed" test ! -e "$CACHE/.unpacking-999999999-dead"
 check "SIGTERM stops it cleanly a third time" stop third.log
 finish
