@@ -108,19 +108,49 @@ check "a user registers (202)" test "$REG" = 202
 LOGIN="$(curl -sS -o /dev/null -w '%{http_code}' -c jar "${H[@]}" -H 'Content-Type: application/json' \
   -d '{"email":"user@example.test","password":"correct horse battery"}' "$URL/login")"
 check "the user signs in (200)" test "$LOGIN" = 200
+page_ok() { [ "$(curl -sS -o /dev/null -w '%{http_code}' -b jar -H 'Accept: text/html' "$URL$1")" = 200 ]; }
+check "the signed-in file area renders (React on the server)" page_ok /platform/files
 head -c 3000000 /dev/urandom > upload.bin
 SIZE="$(stat -c %s upload.bin)"
 b64() { printf %s "$1" | base64 -w0; }
-LOCATION="$(curl -sS -D - -o /dev/null -b jar "${H[@]}" -X POST -H 'Tus-Resumable: 1.0.0' -H "Upload-Length: $SIZE" \
-  -H "Upload-Metadata: filename $(b64 smoke.bin),filetype $(b64 application/octet-stream),parent_id ,path " \
-  "$URL/api/upload/tus" | tr -d '\r' | grep -i '^location:' | cut -d' ' -f2)"
-check "tus creates the upload" test -n "$LOCATION"
-case "$LOCATION" in http*) ;; *) LOCATION="$URL$LOCATION" ;; esac
-ITEM="$(curl -sS -D - -o /dev/null -b jar "${H[@]}" -X PATCH -H 'Tus-Resumable: 1.0.0' -H 'Upload-Offset: 0' \
-  -H 'Content-Type: application/offset+octet-stream' --data-binary @upload.bin "$LOCATION" | tr -d '\r' | grep -i '^x-item-id:' | cut -d' ' -f2)"
-check "tus PATCH finishes the upload with an item" test -n "$ITEM"
+# tus_upload FILE NAME TYPE: POST creates the upload, one PATCH sends the bytes; prints the new item's id.
+tus_upload() {
+  local size location
+  size="$(stat -c %s "$1")"
+  location="$(curl -sS -D - -o /dev/null -b jar "${H[@]}" -X POST -H 'Tus-Resumable: 1.0.0' -H "Upload-Length: $size" \
+    -H "Upload-Metadata: filename $(b64 "$2"),filetype $(b64 "$3"),parent_id ,path " \
+    "$URL/api/upload/tus" | tr -d '\r' | grep -i '^location:' | cut -d' ' -f2)"
+  [ -n "$location" ] || return 1
+  case "$location" in http*) ;; *) location="$URL$location" ;; esac
+  curl -sS -D - -o /dev/null -b jar "${H[@]}" -X PATCH -H 'Tus-Resumable: 1.0.0' -H 'Upload-Offset: 0' \
+    -H 'Content-Type: application/offset+octet-stream' --data-binary @"$1" "$location" | tr -d '\r' | grep -i '^x-item-id:' | cut -d' ' -f2
+}
+ITEM="$(tus_upload upload.bin smoke.bin application/octet-stream)"
+check "tus (POST, then PATCH) makes an item" test -n "$ITEM"
 curl -fsS -b jar "${H[@]}" -o download.bin "$URL/file/$ITEM"
 check "the download is byte-exact" cmp -s upload.bin download.bin
+# A zip of it (zip-stream, a CommonJS package the server imports on first use) holds the same bytes.
+curl -fsS -b jar "${H[@]}" -o download.zip "$URL/api/zip?items=$ITEM%7Cfile"
+zip_ok() { unzip -p download.zip smoke.bin | cmp -s - upload.bin; }
+check "a zip download holds the same bytes" zip_ok
+# A picture gets WebP thumbnails from the background worker (sharp and libvips from the executable).
+python3 -c '
+import struct, sys, zlib
+w, h = 320, 200
+rows = b"".join(b"\0" + bytes(v for x in range(w) for v in (x * 255 // w, y * 255 // h, 128)) for y in range(h))
+chunk = lambda t, d: struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+sys.stdout.buffer.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+' > picture.png
+PICTURE="$(tus_upload picture.png picture.png image/png)"
+thumbnail_ok() {
+  local i
+  for i in $(seq 1 300); do
+    [ "$(curl -sS -o thumb.webp -w '%{http_code} %{content_type}' -b jar "${H[@]}" "$URL/thumbnail/$PICTURE/sm")" = '200 image/webp' ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+check "a PNG gets a WebP thumbnail" thumbnail_ok
 check "SIGTERM stops it cleanly again" stop second.log
 
 # 4. Two starts racing on an empty cache both unpack (one rename wins) and both run.
