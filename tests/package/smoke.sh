@@ -50,7 +50,7 @@ printf 'PORT=%s\nHOST=127.0.0.1\n' "$PORT" > .env
 wait_for() {
   local i
   for i in $(seq 1 600); do
-    grep -q "$2" "$1" && return 0
+    grep -q "$2" "$1" 2>/dev/null && return 0
     kill -0 "$SERVER_PID" 2>/dev/null || { grep -q "$2" "$1"; return $?; }
     sleep 0.1
   done
