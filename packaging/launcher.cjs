@@ -164,6 +164,8 @@ function main() {
   const file = path.join(dir, entry);
   // As src/main.ts does for the server: packages that choose their build by NODE_ENV load their production one.
   process.env.NODE_ENV ??= 'production';
+  // The scripts' hints name the command as it was typed here (src/server/config/command-line.ts).
+  process.env.CLOUD_DRIVE_EXECUTABLE ??= process.argv0;
   // The scripts read their options from process.argv after the script's path, as under `node script`.
   process.argv = [process.execPath, file, ...args];
   import(pathToFileURL(file).href).catch((error) => {

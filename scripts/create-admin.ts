@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { migrateToLatest } from '../db/index.ts';
 import { createUser } from '../src/server/auth/service.ts';
 import { emailField, nameField, passwordField } from '../src/server/auth/schemas.ts';
+import { commandLine } from '../src/server/config/command-line.ts';
 import { loadConfig } from '../src/server/config/env.ts';
 import { createContext } from '../src/server/context.ts';
 import { findUserByEmail, updateUser } from '../src/server/users/queries.ts';
@@ -13,7 +14,7 @@ const email = emailField.safeParse(values.email);
 const password = passwordField.safeParse(values.password);
 const name = nameField.safeParse(values.name);
 if (!email.success || !password.success || !name.success) {
-  console.error('Usage: npm run admin:create -- --email <email> --password <at least 8 characters> [--name <name>]');
+  console.error(`Usage: ${commandLine('admin:create')} --email <email> --password <at least 8 characters> [--name <name>]`);
   process.exit(2);
 }
 const ctx = await createContext(await loadConfig(), {});

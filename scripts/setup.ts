@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { migrateToLatest } from '../db/index.ts';
 import { createUser } from '../src/server/auth/service.ts';
 import { completeUnattended } from '../src/server/bootstrap.ts';
+import { commandLine } from '../src/server/config/command-line.ts';
 import { ConfigError, loadConfig, storedDatabaseUrlFile } from '../src/server/config/env.ts';
 import { createContext } from '../src/server/context.ts';
 import { isAppError } from '../src/server/http/errors.ts';
@@ -12,7 +13,7 @@ import { preparePostgres } from '../src/server/setup/database.ts';
 import { AdminSetupInput } from '../src/server/setup/schemas.ts';
 import { readInstallationState } from '../src/server/setup/state.ts';
 
-const USAGE = "Usage: npm run setup -- --admin-email <email> --admin-password <password> [--admin-name <name>] [--database-url postgres://…] [--app-name <name>]";
+const USAGE = `Usage: ${commandLine('setup')} --admin-email <email> --admin-password <password> [--admin-name <name>] [--database-url postgres://…] [--app-name <name>]`;
 
 function fail(message: string, code = 1): never {
   console.error(message);
@@ -56,7 +57,7 @@ try {
   await createUser(ctx, { name: admin.data.name, email: admin.data.email, password: admin.data.password, role: 'admin', verified: true });
   await completeUnattended(ctx, appName ?? null);
   await ctx.db.destroy();
-  console.log(`Installed: admin ${admin.data.email}${url ? ', PostgreSQL' : ''}. Start the server with npm start.`);
+  console.log(`Installed: admin ${admin.data.email}${url ? ', PostgreSQL' : ''}. Start the server with ${commandLine('start')}.`);
 } catch (error) {
   if (error instanceof ConfigError) fail(error.message, 2);
   if (isAppError(error)) fail(`${error.message}${error.errors ? '\n' + JSON.stringify(error.errors) : ''}`);

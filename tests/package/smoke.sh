@@ -95,6 +95,9 @@ check "SIGTERM stops it cleanly" stop first.log
 # 2. Unattended install.
 setup_ok() { run setup --admin-email admin@example.test --admin-password 'orbit-lantern-Quartz-91-meadow' --app-name 'Smoke Drive' | grep -q '^Installed'; }
 check "setup installs unattended" setup_ok
+# The scripts' hints name the executable, not npm.
+usage_ok() { local out; out="$(run admin:create 2>&1 || true)"; grep -q "Usage: $EXE admin:create --email" <<< "$out"; }
+check "a script's usage names the executable" usage_ok
 
 # 3. Second start reuses the cache; a user registers, uploads through tus, downloads byte-exact.
 if ! start second.log; then bad "second start listens"; cat second.log; finish; fi
