@@ -8,9 +8,10 @@
 // 1,000 files of 4 KiB over 8 connections, a zip of 1,000 files (4 KiB, deflated) and a zip of
 // 1,000 × 256 KiB (stored). Uploads (1 GiB tus in one PATCH, tus chunked at the default chunk size,
 // POST /api/upload, 1,000 × 4 KiB over 8 connections) run when /api/upload and /api/upload/tus
-// exist, and are skipped with a note while they answer 404.
+// exist, and are skipped with a note while they answer 404. WebDAV (transfer-dav.ts): a PUT and a GET
+// of BENCH_DAV_BYTES (512 MiB) and 1,000 × 4 KiB PUTs over 8 connections, with Basic + app password.
 // Bounded: every scenario is a fixed amount of bytes, 127.0.0.1 only. Sizes: BENCH_BIG_BYTES,
-// BENCH_SMALL_FILES, BENCH_ZIP_FILE_BYTES. BENCH_ONLY=downloads|zips|uploads runs one group;
+// BENCH_SMALL_FILES, BENCH_ZIP_FILE_BYTES. BENCH_ONLY=downloads|zips|uploads|webdav runs one group;
 // BENCH_S3=1 adds the S3 column: the product on STORAGE_DRIVER=s3 against s3rver (a second server, its
 // own bucket), next to the AWS SDK reading and writing that bucket directly in the same run
 // (transfer-s3.ts); sizes BENCH_S3_BYTES (default 64 MiB) and BENCH_S3_FILES (default 100 × 4 KiB).
@@ -29,6 +30,7 @@ import { registerUser } from '../support/client.ts';
 import { cookieHeader, patternBytes, serverPid } from '../support/downloads.ts';
 import { createS3Client } from '../../src/server/blobs/s3-store.ts';
 import { sdkGet, sdkGetMany, sdkPut } from './transfer-s3.ts';
+import { davRows } from './transfer-dav.ts';
 import { seedContext, seedFolder } from '../support/seed.ts';
 import { freePort, startServer } from '../support/server.ts';
 
@@ -277,7 +279,7 @@ const references: Reference[] = [];
 try {
   const pid = serverPid(server);
   const productPids = () => [pid];
-  const { client, user } = await registerUser(server.url);
+  const { client, user, email } = await registerUser(server.url);
   const cookie = { Cookie: cookieHeader(client), 'X-Forwarded-For': client.ip };
   const blobRoot = path.join(server.dataDir, 'blobs');
 
@@ -482,6 +484,25 @@ try {
       for (const t of theirs) show(t.name, t.figures);
     }
   }
+  }
+  if (runs('webdav')) {
+    await putSetting(seed, 'default_storage_limit_bytes', 1024 ** 4);
+    const token = (await client.post('/api/user/tokens', { name: 'bench WebDAV' })).body.meta.token as string;
+    const blobKeyOf = async (name: string) =>
+      (await seed.db.selectFrom('items').select('blob_key').where('owner_id', '=', user.id).where('name', '=', name).where('deleted_at', 'is', null).executeTakeFirstOrThrow()).blob_key!;
+    await davRows({
+      productUrl: server.url,
+      productPids,
+      basic: `Basic ${Buffer.from(`${email}:${token}`).toString('base64')}`,
+      references,
+      blobKeyOf,
+      bigBytes: BIG,
+      smallFiles: SMALL_FILES,
+      connections: CONNECTIONS,
+      request,
+      measured,
+      show,
+    });
   }
   if (process.env.BENCH_S3 === '1') await s3Column();
   console.log(`\nproduct server peak RSS over the whole run (VmHWM): ${(Number(/^VmHWM:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024).toFixed(0)} MiB`);

@@ -11,7 +11,12 @@ export function isDavRequest(pathname: string): boolean {
   return pathname === DAV_PREFIX || pathname.startsWith(`${DAV_PREFIX}/`);
 }
 
-/** The decoded names of a `/dav/…` path (empty: home). A name the app refuses is a 400. */
+/**
+ * The decoded names of a `/dav/…` path (empty: home). A name the app refuses is a 400, and so is one
+ * beginning or ending with white space: the app trims those, but a URL names one resource exactly,
+ * and trimming here made ` a.txt` write `a.txt` (overwriting it) and a sync client upload it again
+ * on every run. Names keep the app's NFC form (clients compare names normalised, as rclone does).
+ */
 export function davSegments(pathname: string): string[] {
   const rest = pathname.slice(DAV_PREFIX.length).split('/').filter((s) => s !== '');
   return rest.map((raw) => {
@@ -23,6 +28,7 @@ export function davSegments(pathname: string): string[] {
     }
     const checked = checkName(name);
     if (!checked.ok) throw badRequest(checked.message);
+    if (name.trim() !== name) throw badRequest('The name must not begin or end with a space.');
     return checked.name;
   });
 }

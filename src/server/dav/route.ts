@@ -14,9 +14,9 @@ import { lock, unlock } from './lock-methods.ts';
 import { locate, teamFoldersShown, TEAM_FOLDERS, type Located } from './locate.ts';
 import { covers, DAV_LOCKED, deleteLocksAt, liveLocks, pathKey, type DavLock } from './locks.ts';
 import { parsePropfind } from './propfind-body.ts';
-import { deadProps, moveDeadProps, proppatch } from './properties.ts';
+import { deadProps, proppatch } from './properties.ts';
 import { davSegments, destinationPath } from './paths.ts';
-import { receiveDavPut } from './put.ts';
+import { putInPlace, receiveDavPut } from './put.ts';
 import { found, header, locateIn, newName as checkedName, requireChangeable, scopeOf, sendXml, smallBody, userOf, type Dav } from './request.ts';
 import { actorFor, memberOf } from '../teams/actor.ts';
 import type { ItemWithCount } from '../files/queries.ts';
@@ -151,7 +151,8 @@ async function get(dav: Dav): Promise<void> {
  * PUT streams the body through the upload path (put.ts). Replacing a file: the new content is
  * stored as a new file first; only once it is recorded is the old file moved to the trash (where
  * it can be restored, as any deleted file; an empty one is deleted) and the new one given its
- * name. A failed upload leaves the old file untouched.
+ * name (putInPlace, which also settles concurrent PUTs to one URL). A failed upload leaves the old
+ * file untouched.
  */
 async function put(dav: Dav): Promise<void> {
   const user = userOf(dav);
@@ -167,13 +168,7 @@ async function put(dav: Dav): Promise<void> {
   const member = memberOf(actor);
   const created = await receiveDavPut(dav.ctx, actor, dav.req, { parentId: resolved.parentId, name });
   await uploadFinished(dav.ctx, created, member ? `member:${member.userId}:${actor.scope!.rootId}` : user.id);
-  let item = created;
-  if (resolved.item) {
-    await moveDeadProps(dav.ctx.db, resolved.item.id, created.id);
-    // An empty file (as LOCK makes on an unmapped URL) is deleted for good, not put in the trash.
-    await removeItems(dav.ctx, user, [{ id: resolved.item.id, type: 'file', force_delete: Number(resolved.item.size) === 0 }]);
-    if (item.name !== name) item = await renameItem(dav.ctx, user, item.id, { name });
-  }
+  await putInPlace(dav.ctx, user, created, name);
   dav.res.writeHead(resolved.item ? 204 : 201, { 'Content-Length': 0 });
   dav.res.end();
 }
@@ -187,7 +182,11 @@ async function mkcol(dav: Dav): Promise<void> {
   const name = newName(resolved.name);
   if (resolved.parentId === undefined) throw new AppError(409, 'The folder to create this folder in does not exist.');
   await checkWrite(scopeOf(dav), [{ segments: dav.segments, tree: false }, { segments: parentOf(dav.segments), tree: false }]);
-  await createFolder(dav.ctx, user, { name, parent_id: resolved.parentId });
+  await createFolder(dav.ctx, user, { name, parent_id: resolved.parentId }).catch((error: unknown) => {
+    // Made by a concurrent MKCOL (or PUT) since the lookup: what a MKCOL on a mapped URL answers.
+    if (isAppError(error) && error.status === 422 && error.errors?.name) throw new AppError(405, 'Something is at this path already.');
+    throw error;
+  });
   dav.res.writeHead(201, { 'Content-Length': 0 });
   dav.res.end();
 }
