@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { ItemType } from '../../../db/schema.ts';
 import type { User } from '../auth/sessions.ts';
@@ -51,12 +52,29 @@ async function freeName(db: Db, ownerId: string, parentId: string | null, name: 
   }
 }
 
-/** Runs a write that picks a free name; a concurrent writer taking the same name gets one retry. */
-async function withFreeName<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * Runs a write that picks a free name; a concurrent writer taking the same name (a rename, which
+ * does not take the tree lock) gets one retry. Inside the caller's transaction (an upload's finish)
+ * the try runs under a savepoint: PostgreSQL refuses every statement after a failed one until the
+ * transaction rolls back, so the retry rolls back to the savepoint first.
+ */
+async function withFreeName<T>(db: Db, work: () => Promise<T>): Promise<T> {
+  if (!db.isTransaction) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      return work();
+    }
+  }
+  await sql`savepoint free_name`.execute(db);
   try {
-    return await work();
+    const done = await work();
+    await sql`release savepoint free_name`.execute(db);
+    return done;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
+    await sql`rollback to savepoint free_name`.execute(db);
     return work();
   }
 }
@@ -151,7 +169,7 @@ export async function createFileItem(
   const checked = checkName(input.name);
   if (!checked.ok) throw validationError({ name: [checked.message] });
   const id = randomUUID();
-  await withFreeName(() =>
+  await withFreeName(ctx.db, () =>
     underFolder(ctx, input.ownerId, input.parentId, async (db) => {
       const name = await freeName(db, input.ownerId, input.parentId, checked.name, 'file');
       const at = now(ctx);
