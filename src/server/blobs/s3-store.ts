@@ -33,6 +33,8 @@ const PART_QUEUE = 2;
 const MAX_PARTS = 10_000;
 /** S3's limit per DeleteObjects request. */
 const DELETE_BATCH = 1000;
+/** S3's limit for one CopyObject; a larger object is copied as a stream. */
+const COPY_LIMIT = 5 * 1024 * 1024 * 1024;
 const READ_HIGH_WATER_MARK = 256 * 1024;
 
 interface SdkError {
@@ -69,8 +71,9 @@ export async function createS3Client(settings: S3Settings): Promise<S3Client> {
  * PUT for a small blob, a multipart upload for a large one, aborted on failure, so nothing is
  * visible until the blob is complete); reads stream with the byte range passed to S3.
  */
-export async function createS3BlobStore(settings: S3Settings, logger: Logger, options: { client?: S3Client; listPageSize?: number } = {}): Promise<BlobStore> {
-  const { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command } = await loadSdk();
+export async function createS3BlobStore(settings: S3Settings, logger: Logger, options: { client?: S3Client; listPageSize?: number; copyLimit?: number } = {}): Promise<BlobStore> {
+  const sdk = await loadSdk();
+  const { CopyObjectCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command } = sdk;
   const { Upload } = await import('@aws-sdk/lib-storage');
   const client = options.client ?? (await createS3Client(settings));
   const Bucket = settings.bucket;
@@ -174,6 +177,28 @@ export async function createS3BlobStore(settings: S3Settings, logger: Logger, op
       const { getSignedUrl } = await import('@aws-sdk/s3-request-presigner');
       const command = new GetObjectCommand({ Bucket, Key: key, ResponseContentDisposition: contentDisposition, ResponseContentType: contentType });
       return getSignedUrl(client, command, { expiresIn: expiresInSeconds });
+    },
+
+    bucket: {
+      client,
+      name: Bucket,
+      sdk,
+      unavailable,
+      async copy(from, to) {
+        assertBlobKey(to);
+        const source = await store.stat(from);
+        if (!source) throw Object.assign(new Error(`No blob ${from}`), { code: 'ENOENT' });
+        if (source.size > (options.copyLimit ?? COPY_LIMIT)) {
+          const partSize = Math.max(PART_SIZE, Math.ceil(source.size / MAX_PARTS));
+          return upload(to, store.get(from), partSize);
+        }
+        try {
+          await client.send(new CopyObjectCommand({ Bucket, Key: to, CopySource: `${Bucket}/${from.split('/').map(encodeURIComponent).join('/')}` }));
+        } catch (error) {
+          throw unavailable(error, 'copy', from);
+        }
+        return { size: source.size, modifiedAt: new Date() };
+      },
     },
 
     async probe() {

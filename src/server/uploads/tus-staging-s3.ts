@@ -1,0 +1,330 @@
+import { DataStore, ERRORS, Upload } from '@tus/server';
+import type { Readable } from 'node:stream';
+import type { S3Bucket } from '../blobs/store.ts';
+import type { AppContext } from '../context.ts';
+import { releaseReservation } from './reservations.ts';
+import { HEAD_BYTES } from './sniff.ts';
+import { isStorageUnavailable } from '../blobs/errors.ts';
+import type { StoredUpload } from './tus-finish.ts';
+import { ID, wholeUpload, type TusStaging } from './tus-staging.ts';
+
+/**
+ * tus uploads in progress kept in the bucket (STORAGE_DRIVER=s3), so that every app node reaches
+ * every upload with no shared DATA_DIR: consecutive PATCHes of one upload may reach any node (the
+ * lock is tus-locker.ts's), and a node dying mid-PATCH loses at most the bytes it had not stored.
+ *
+ * Objects under `uploads/tus/` (a folder the reconciler leaves alone):
+ * - `<id>.json`, the upload's record (the @tus/file-store record plus the staging state): its
+ *   multipart upload's id and parts (number, ETag, size), and the length of its tail. It is the
+ *   truth: it is written (one PUT, replacing it whole) after the bytes it counts are stored, so a
+ *   crash leaves bytes it does not count, never a count without bytes;
+ * - a multipart upload on `<id>`, begun with the first full part: parts of PART_SIZE (8 MiB, more
+ *   for an upload over 10,000 of them), the last one shorter; it becomes the object `<id>` when
+ *   every byte is in (`assembled`); an upload of one part or less is one PUT of `<id>` instead;
+ * - `<id>.tail`: bytes after the last full part (S3 parts but the last must be 5 MiB or more), read
+ *   back and sent again with the next PATCH's bytes. Only the first `tail` bytes of it count.
+ *
+ * Everything needed is plain S3 every compatible server has (no ListParts, ListMultipartUploads or
+ * UploadPartCopy); AbortMultipartUpload is sent for a discarded upload, and a server without it is
+ * only logged. A part is held in memory while it is sent: PART_SIZE per PATCH being received.
+ */
+const PREFIX = 'uploads/tus/';
+const PART_SIZE = 8 * 1024 * 1024;
+const MAX_PARTS = 10_000;
+
+interface Manifest extends StoredUpload {
+  multipart?: string;
+  parts?: { n: number; etag: string; size: number }[];
+  tail?: number;
+  assembled?: boolean;
+}
+
+const dataKey = (id: string) => `${PREFIX}${id}`;
+const infoKey = (id: string) => `${PREFIX}${id}.json`;
+const tailKey = (id: string) => `${PREFIX}${id}.tail`;
+const statusOf = (error: unknown) => (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
+const isNotFound = (error: unknown) => statusOf(error) === 404 || ['NotFound', 'NoSuchKey', 'NoSuchUpload'].includes((error as { name?: string })?.name ?? '');
+/** A server without AbortMultipartUpload (s3rver) answers 405 or 501. */
+const isUnsupported = (error: unknown) => [405, 501].includes(statusOf(error) ?? 0) || (error as { name?: string })?.name === 'NotImplemented';
+
+const offsetOf = (m: Manifest) => (m.finished || m.assembled ? (m.size ?? 0) : (m.parts ?? []).reduce((sum, p) => sum + p.size, 0) + (m.tail ?? 0));
+const partSizeFor = (size: number | undefined) => Math.max(PART_SIZE, Math.ceil((size ?? 0) / MAX_PARTS));
+
+export function createS3Staging(ctx: AppContext, bucket: S3Bucket): TusStaging {
+  const { client, name: Bucket, sdk } = bucket;
+  const logger = ctx.logger;
+  let warnedAbort = false;
+
+  const send = async <T>(action: string, key: string, command: unknown): Promise<T> => {
+    try {
+      return (await client.send(command as never)) as T;
+    } catch (error) {
+      if (isNotFound(error)) throw error;
+      throw bucket.unavailable(error, action, key);
+    }
+  };
+  const readBytes = async (key: string): Promise<Buffer | null> => {
+    try {
+      const answer = await send<{ Body: Readable }>('get', key, new sdk.GetObjectCommand({ Bucket, Key: key }));
+      const chunks: Buffer[] = [];
+      for await (const chunk of answer.Body) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  };
+  const put = (key: string, body: Buffer | string) => send('put', key, new sdk.PutObjectCommand({ Bucket, Key: key, Body: body, ContentLength: Buffer.byteLength(body) }));
+  const head = async (key: string): Promise<number | undefined> => {
+    try {
+      return (await send<{ ContentLength?: number }>('stat', key, new sdk.HeadObjectCommand({ Bucket, Key: key }))).ContentLength ?? 0;
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  };
+  const readManifest = async (id: string): Promise<Manifest | undefined> => {
+    const bytes = await readBytes(infoKey(id));
+    return bytes ? (JSON.parse(bytes.toString('utf8')) as Manifest) : undefined;
+  };
+  const saveManifest = (m: Manifest) => put(infoKey(m.id), JSON.stringify(m));
+
+  /** The staged bytes all in: made the object `<id>` (the multipart upload completed, or the tail put whole). */
+  const assemble = async (m: Manifest): Promise<void> => {
+    const parts = m.parts ?? [];
+    if (m.multipart && parts.length > 0) {
+      try {
+        await send('complete', dataKey(m.id), new sdk.CompleteMultipartUploadCommand({ Bucket, Key: dataKey(m.id), UploadId: m.multipart, MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.n, ETag: p.etag })) } }));
+      } catch (error) {
+        // Completed already (a crash before the record said so): the object is there.
+        if (!isNotFound(error) || (await head(dataKey(m.id))) === undefined) throw error;
+      }
+    } else {
+      const tail = m.tail ? ((await readBytes(tailKey(m.id))) ?? Buffer.alloc(0)).subarray(0, m.tail) : Buffer.alloc(0);
+      if (tail.length !== (m.tail ?? 0)) throw ERRORS.FILE_NOT_FOUND;
+      await put(dataKey(m.id), tail);
+    }
+    await saveManifest({ ...m, assembled: true, tail: 0 });
+    await deleteKeys([tailKey(m.id)]).catch(() => undefined);
+  };
+
+  const deleteKeys = async (keys: string[]) => {
+    await send('delete', keys[0]!, new sdk.DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
+  };
+
+  const abortMultipart = async (m: Manifest) => {
+    if (!m.multipart) return;
+    try {
+      await client.send(new sdk.AbortMultipartUploadCommand({ Bucket, Key: dataKey(m.id), UploadId: m.multipart }));
+    } catch (error) {
+      if (isNotFound(error)) return;
+      if (!isUnsupported(error)) throw bucket.unavailable(error, 'abort', dataKey(m.id));
+      if (!warnedAbort) logger.warn({ bucket: Bucket }, 'the S3 storage does not abort multipart uploads: set a lifecycle rule that aborts incomplete ones');
+      warnedAbort = true;
+    }
+  };
+
+  const discard = async (id: string) => {
+    const m = await readManifest(id);
+    if (m) await abortMultipart(m);
+    await deleteKeys([dataKey(id), tailKey(id), infoKey(id)]);
+  };
+
+  class S3UploadStore extends DataStore {
+    constructor() {
+      super();
+      this.extensions = ['creation', 'creation-with-upload', 'termination', 'expiration'];
+    }
+
+    override getExpiration(): number {
+      return ctx.config.uploads.expiryMs;
+    }
+
+    override async deleteExpired(): Promise<number> {
+      return 0; // the upload sweep's work (tus.ts)
+    }
+
+    override async create(upload: Upload): Promise<Upload> {
+      upload.creation_date ??= new Date().toISOString();
+      await saveManifest({ id: upload.id, size: upload.size, offset: 0, metadata: upload.metadata ?? {}, creation_date: upload.creation_date, parts: [], tail: 0 });
+      return upload;
+    }
+
+    override async getUpload(id: string): Promise<Upload> {
+      const m = await readManifest(id);
+      if (!m) throw ERRORS.FILE_NOT_FOUND;
+      if (m.finished) return wholeUpload(id, m);
+      return new Upload({ id, size: m.size, offset: offsetOf(m), metadata: (m.metadata ?? {}) as Record<string, string>, ...(m.creation_date ? { creation_date: m.creation_date } : {}) });
+    }
+
+    override async remove(id: string): Promise<void> {
+      if (!(await readManifest(id))) throw ERRORS.FILE_NOT_FOUND;
+      await discard(id);
+      await releaseReservation(ctx.db, id);
+    }
+
+    override async write(source: Readable, id: string, offset: number): Promise<number> {
+      const m = await readManifest(id);
+      if (!m || m.finished || m.assembled) throw ERRORS.FILE_NOT_FOUND;
+      if (offset !== offsetOf(m)) throw ERRORS.INVALID_OFFSET;
+      const size = m.size ?? Number.POSITIVE_INFINITY;
+      const partSize = partSizeFor(m.size);
+      m.parts ??= [];
+      // The tail of earlier PATCHes goes first, so parts stay whole.
+      let pending: Buffer[] = [];
+      let pendingBytes = 0;
+      if (m.tail) {
+        const tail = ((await readBytes(tailKey(id))) ?? Buffer.alloc(0)).subarray(0, m.tail);
+        if (tail.length !== m.tail) throw ERRORS.FILE_NOT_FOUND;
+        pending = [tail];
+        pendingBytes = tail.length;
+      }
+      const base = offset - pendingBytes;
+      const startParts = m.parts.length;
+      const stored = () => base + (m.parts ?? []).slice(startParts).reduce((sum, p) => sum + p.size, 0);
+      const sendPart = async (body: Buffer) => {
+        if (!m.multipart) {
+          const begun = await send<{ UploadId?: string }>('begin', dataKey(id), new sdk.CreateMultipartUploadCommand({ Bucket, Key: dataKey(id) }));
+          m.multipart = begun.UploadId!;
+        }
+        const n = m.parts!.length + 1;
+        const answer = await send<{ ETag?: string }>('part', dataKey(id), new sdk.UploadPartCommand({ Bucket, Key: dataKey(id), UploadId: m.multipart, PartNumber: n, Body: body, ContentLength: body.length }));
+        m.parts!.push({ n, etag: answer.ETag ?? '', size: body.length });
+        m.tail = 0;
+        await saveManifest(m);
+      };
+      const take = (bytes: number): Buffer => {
+        const all = Buffer.concat(pending);
+        pending = [all.subarray(bytes)];
+        pendingBytes = all.length - bytes;
+        return all.subarray(0, bytes);
+      };
+      let failure: unknown = null;
+      try {
+        for await (const chunk of source) {
+          pending.push(chunk as Buffer);
+          pendingBytes += (chunk as Buffer).length;
+          // A full part, unless it would be the last one: the last part is sent with whatever is left.
+          while (pendingBytes >= partSize && stored() + pendingBytes < size) await sendPart(take(partSize));
+          if (stored() + pendingBytes > size) throw ERRORS.ERR_SIZE_EXCEEDED;
+        }
+      } catch (error) {
+        failure = error;
+      }
+      const received = stored() + pendingBytes;
+      // S3 failing is the answer: what was not stored is sent again after a HEAD.
+      if (isStorageUnavailable(failure)) throw failure;
+      if (!failure && received === size) {
+        if (pendingBytes > 0 && m.parts.length > 0) await sendPart(take(pendingBytes));
+        else if (pendingBytes > 0 || m.parts.length === 0) {
+          // One part or less in all: no multipart upload, one PUT.
+          await put(dataKey(id), take(pendingBytes));
+          await saveManifest({ ...m, assembled: true, tail: 0 });
+          await deleteKeys([tailKey(id)]).catch(() => undefined);
+          return size;
+        }
+        await assemble(m);
+        return size;
+      }
+      // Not all in (or the request cut short): what arrived after the last part waits in the tail.
+      if (pendingBytes > 0 && pendingBytes !== (m.tail ?? 0)) {
+        const tail = pendingBytes;
+        await put(tailKey(id), take(tail));
+        m.tail = tail;
+        await saveManifest(m);
+      } else if (pendingBytes === 0 && m.tail) {
+        m.tail = 0;
+        await saveManifest(m);
+      }
+      if (failure) throw failure;
+      return received;
+    }
+  }
+
+  const store = new S3UploadStore();
+  return {
+    store,
+    readInfo: readManifest,
+    async writeInfo(info) {
+      const m = (await readManifest(info.id)) ?? {};
+      await saveManifest({ ...m, ...info });
+    },
+    async stagedSize(id) {
+      const m = await readManifest(id);
+      if (!m) return undefined;
+      if (m.assembled || m.finished) return head(dataKey(id));
+      const offset = offsetOf(m);
+      if (m.size === undefined || offset !== m.size) return offset;
+      await assemble(m);
+      return head(dataKey(id));
+    },
+    async readHead(id) {
+      try {
+        const answer = await send<{ Body: Readable }>('get', dataKey(id), new sdk.GetObjectCommand({ Bucket, Key: dataKey(id), Range: `bytes=0-${HEAD_BYTES - 1}` }));
+        const chunks: Buffer[] = [];
+        let length = 0;
+        for await (const chunk of answer.Body) {
+          chunks.push(chunk as Buffer);
+          length += (chunk as Buffer).length;
+          if (length >= HEAD_BYTES) break;
+        }
+        return Buffer.concat(chunks).subarray(0, HEAD_BYTES);
+      } catch (error) {
+        if (isNotFound(error)) return new Uint8Array(0);
+        throw error;
+      }
+    },
+    async adopt(key, id) {
+      if ((await head(dataKey(id))) === undefined) return null;
+      const stored = await bucket.copy(dataKey(id), key);
+      await deleteKeys([dataKey(id)]);
+      return stored;
+    },
+    async removeData(id) {
+      await deleteKeys([dataKey(id), tailKey(id)]);
+    },
+    discard,
+    async listIds() {
+      return [...(await listStaged()).values()].filter((o) => o.info).map((o) => o.id);
+    },
+    async writtenAt(id) {
+      // Every stored part or tail rewrites the record: its time is the last write's.
+      try {
+        const answer = await send<{ LastModified?: Date }>('stat', infoKey(id), new sdk.HeadObjectCommand({ Bucket, Key: infoKey(id) }));
+        return answer.LastModified?.getTime() ?? 0;
+      } catch (error) {
+        if (isNotFound(error)) return 0;
+        throw error;
+      }
+    },
+    async sweepOrphans(before, known) {
+      const orphans: string[] = [];
+      for (const o of (await listStaged()).values()) {
+        if (known.has(o.id) || o.info) continue;
+        for (const [key, modified] of o.keys) if (modified < before) orphans.push(key);
+      }
+      for (let i = 0; i < orphans.length; i += 1000) await deleteKeys(orphans.slice(i, i + 1000));
+      return orphans.length;
+    },
+  };
+
+  /** Every staged object, by upload id (one listing of `uploads/tus/`, a page at a time). */
+  async function listStaged(): Promise<Map<string, { id: string; info: boolean; keys: [string, number][] }>> {
+    const found = new Map<string, { id: string; info: boolean; keys: [string, number][] }>();
+    let ContinuationToken: string | undefined;
+    do {
+      const page = await send<{ Contents?: { Key?: string; LastModified?: Date }[]; IsTruncated?: boolean; NextContinuationToken?: string }>('list', PREFIX, new sdk.ListObjectsV2Command({ Bucket, Prefix: PREFIX, ContinuationToken }));
+      for (const object of page.Contents ?? []) {
+        const name = object.Key?.slice(PREFIX.length) ?? '';
+        const id = name.split('.')[0]!;
+        if (!ID.test(id)) continue;
+        const entry = found.get(id) ?? { id, info: false, keys: [] };
+        if (name === `${id}.json`) entry.info = true;
+        entry.keys.push([object.Key!, object.LastModified?.getTime() ?? 0]);
+        found.set(id, entry);
+      }
+      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken);
+    return found;
+  }
+}

@@ -1,0 +1,230 @@
+import { readdir } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createS3BlobStore, createS3Client } from '../../src/server/blobs/s3-store.ts';
+import type { AppContext } from '../../src/server/context.ts';
+import { createContext } from '../../src/server/context.ts';
+import { loadConfig } from '../../src/server/config/env.ts';
+import { sweepUploads } from '../../src/server/uploads/tus.ts';
+import { registerUser } from '../support/client.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+import { seedContext } from '../support/seed.ts';
+import { authHeaders, createToken, deterministicBytes, sha256OfDeterministic, storedSha256, tusMetadata } from '../support/uploads.ts';
+
+// STORAGE_DRIVER=s3 keeps tus uploads in progress in the bucket (uploads/tus/…): app nodes with
+// data dirs of their own, on one PostgreSQL database and one bucket (s3rver), take the PATCHes of
+// one upload in turn. Several nodes need PostgreSQL (SQLite is one process); one node on S3 runs on both.
+const onPostgres = process.env.TEST_DB === 'postgres';
+const TUS = '/api/upload/tus';
+const MiB = 1024 * 1024;
+const APP_KEY = 'a shared app key of at least thirty-two characters';
+
+const started: RunningServer[] = [];
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+  // Joined nodes first: the first node's stop drops the database and the bucket.
+  for (const s of started.splice(0).reverse()) await s.stop();
+});
+
+async function nodes(count: number): Promise<RunningServer[]> {
+  const first = await startServer({ storage: 's3', env: { APP_KEY } });
+  started.push(first);
+  for (let i = 1; i < count; i++) started.push(await startServer({ join: first, ownDataDir: true, env: { APP_KEY } }));
+  return started.slice(-count);
+}
+
+async function seedOf(server: RunningServer, blobs?: AppContext['blobs']): Promise<AppContext> {
+  const seed = blobs ? await contextWith(server, blobs) : await seedContext(server);
+  closers.push(() => seed.db.destroy());
+  return seed;
+}
+
+async function contextWith(server: RunningServer, blobs: AppContext['blobs']): Promise<AppContext> {
+  const config = await loadConfig({ DATA_DIR: server.dataDir, LOG_LEVEL: 'silent', ...(server.databaseUrl ? { DATABASE_URL: server.databaseUrl } : {}), ...server.storageEnv }, server.dataDir);
+  return createContext(config, { blobs });
+}
+
+async function until<T>(check: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
+  for (let i = 0; i < 600; i += 1) {
+    const value = await check();
+    if (ok(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const tusFetch = async (url: string, method: string, headers: Record<string, string>, body?: Uint8Array) => {
+  const res = await fetch(url, { method, headers: { 'Tus-Resumable': '1.0.0', ...headers }, body: body ? new Uint8Array(body) : null });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+};
+
+async function createUpload(server: RunningServer, auth: Record<string, string>, size: number, filename: string): Promise<string> {
+  const created = await tusFetch(server.url + TUS, 'POST', { ...auth, 'Upload-Length': String(size), 'Upload-Metadata': tusMetadata({ filename, filetype: 'application/octet-stream', parent_id: '', path: '' }) });
+  expect(created.status, created.text).toBe(201);
+  return new URL(created.headers.get('location')!, server.url).pathname;
+}
+
+async function staged(client: S3Client, bucket: string): Promise<string[]> {
+  const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'uploads/tus/' }));
+  return (page.Contents ?? []).map((o) => o.Key!.slice('uploads/tus/'.length)).sort();
+}
+
+async function record(client: S3Client, bucket: string, id: string): Promise<{ parts?: { size: number }[]; tail?: number; multipart?: string } | null> {
+  try {
+    const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: `uploads/tus/${id}.json` }));
+    return JSON.parse(await answer.Body!.transformToString());
+  } catch {
+    return null;
+  }
+}
+
+/** Nothing of tus in a node's own data dir. */
+async function localStaging(server: RunningServer): Promise<string[]> {
+  return readdir(path.join(server.dataDir, 'uploads', 'tus')).catch(() => []);
+}
+
+describe('tus staging in the bucket (STORAGE_DRIVER=s3)', () => {
+  it('keeps an upload of small PATCHes in the bucket (parts and a tail), finishes it by a copy inside the bucket and sweeps an abandoned one, aborting its multipart upload', async () => {
+    const [server] = (await nodes(1)) as [RunningServer];
+    const s3 = await createS3Client(server.s3!.settings);
+    closers.push(async () => s3.destroy());
+    const seed = await seedOf(server);
+    const { client } = await registerUser(server.url);
+    const auth = authHeaders(client, await createToken(client));
+
+    // 3 MiB PATCHes: the first two wait in the tail, the third makes an 8 MiB part.
+    const size = 10 * MiB + 77;
+    const location = await createUpload(server, auth, size, 'pieces.bin');
+    const id = location.split('/').pop()!;
+    let itemId: string | null = null;
+    for (let offset = 0; offset < size; offset += 3 * MiB) {
+      const end = Math.min(size, offset + 3 * MiB);
+      const res = await tusFetch(server.url + location, 'PATCH', { ...auth, 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream' }, deterministicBytes(3, offset, end));
+      expect(res.status, res.text).toBe(204);
+      expect(res.headers.get('upload-offset')).toBe(String(end));
+      if (end < size) {
+        const stored = (await record(s3, server.s3!.bucket, id))!;
+        expect((stored.parts ?? []).reduce((sum, p) => sum + p.size, 0) + (stored.tail ?? 0)).toBe(end);
+        if (end === 9 * MiB) expect(stored).toMatchObject({ parts: [{ size: 8 * MiB }], tail: MiB });
+        expect((await tusFetch(server.url + location, 'HEAD', auth)).headers.get('upload-offset')).toBe(String(end));
+      } else itemId = res.headers.get('x-item-id');
+    }
+    expect(await storedSha256(seed, itemId!)).toBe(sha256OfDeterministic(3, size));
+    // Only the record stays (a HEAD still answers the item), nothing on the node's disk.
+    expect(await staged(s3, server.s3!.bucket)).toEqual([`${id}.json`]);
+    expect(await localStaging(server)).toEqual([]);
+    const head = await tusFetch(server.url + location, 'HEAD', auth);
+    expect(head.headers.get('x-item-id')).toBe(itemId);
+
+    // An upload abandoned half-way: an 8 MiB part in a multipart upload and a 1 MiB tail.
+    const lost = await createUpload(server, auth, 20 * MiB, 'lost.bin');
+    const lostId = lost.split('/').pop()!;
+    const res = await tusFetch(server.url + lost, 'PATCH', { ...auth, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, deterministicBytes(4, 0, 9 * MiB));
+    expect(res.status, res.text).toBe(204);
+    const multipart = (await record(s3, server.s3!.bucket, lostId))!.multipart;
+    expect(multipart).toBeTruthy();
+    expect(await staged(s3, server.s3!.bucket)).toEqual([`${id}.json`, `${lostId}.json`, `${lostId}.tail`].sort());
+    // A staged object of no upload (its record lost), and the sweep run later than the abandonment
+    // time, in a context whose S3 client records the requests it sends.
+    const orphan = `${'0'.repeat(31)}1.tail`;
+    await s3.send(new PutObjectCommand({ Bucket: server.s3!.bucket, Key: `uploads/tus/${orphan}`, Body: 'left by a crash' }));
+    const sent: { command: string; key?: string; uploadId?: string }[] = [];
+    const watched = await createS3Client(server.s3!.settings);
+    closers.push(async () => watched.destroy());
+    watched.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { Key?: string; UploadId?: string };
+        sent.push({ command: context.commandName ?? '', key: input.Key, uploadId: input.UploadId });
+        return next(args);
+      },
+      { step: 'initialize' },
+    );
+    const later = await seedOf(server, await createS3BlobStore(server.s3!.settings, seed.logger, { client: watched }));
+    const hours = 48 * 3600 * 1000;
+    const swept = await sweepUploads({ ...later, clock: { now: () => new Date(Date.now() + hours) } });
+    expect(swept.removed).toBe(3);
+    expect(sent).toContainEqual({ command: 'AbortMultipartUploadCommand', key: `uploads/tus/${lostId}`, uploadId: multipart });
+    expect(await staged(s3, server.s3!.bucket)).toEqual([]);
+    expect((await tusFetch(server.url + lost, 'HEAD', auth)).status).toBe(404);
+    const reservations = await seed.db.selectFrom('upload_reservations').select('id').where('id', '=', lostId).execute();
+    expect(reservations).toEqual([]);
+  });
+
+  it('copies a staged object into a blob inside the bucket (CopyObject), or streamed above the copy limit', async () => {
+    const [server] = (await nodes(1)) as [RunningServer];
+    const seed = await seedOf(server);
+    for (const copyLimit of [undefined, 1024]) {
+      const store = await createS3BlobStore(server.s3!.settings, seed.logger, { copyLimit });
+      const bytes = deterministicBytes(5, 0, 3 * MiB + 5);
+      await store.put('uploads/tus/copy-source', Readable.from([bytes]));
+      const key = `files/copies/${copyLimit ?? 'whole'}`;
+      expect((await store.bucket!.copy('uploads/tus/copy-source', key)).size).toBe(bytes.length);
+      const chunks: Buffer[] = [];
+      for await (const chunk of store.get(key)) chunks.push(chunk as Buffer);
+      expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
+      await store.deleteMany(['uploads/tus/copy-source', key]);
+    }
+  });
+
+  it.skipIf(!onPostgres)('takes PATCHes of one upload alternately on two nodes with data dirs of their own, byte-identical', async () => {
+    const [a, b] = (await nodes(2)) as [RunningServer, RunningServer];
+    expect(a.dataDir).not.toBe(b.dataDir);
+    const seed = await seedOf(a);
+    const { client } = await registerUser(a.url);
+    const auth = authHeaders(client, await createToken(client));
+    const size = 20 * MiB + 321;
+    const chunk = 3 * MiB;
+    const location = await createUpload(a, auth, size, 'both.bin');
+    let itemId: string | null = null;
+    for (let offset = 0, i = 0; offset < size; offset += chunk, i += 1) {
+      const node = i % 2 === 0 ? b : a;
+      const other = i % 2 === 0 ? a : b;
+      const end = Math.min(size, offset + chunk);
+      const res = await tusFetch(node.url + location, 'PATCH', { ...auth, 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream' }, deterministicBytes(7, offset, end));
+      expect(res.status, res.text).toBe(204);
+      expect(res.headers.get('upload-offset')).toBe(String(end));
+      if (end === size) itemId = res.headers.get('x-item-id');
+      else expect((await tusFetch(other.url + location, 'HEAD', auth)).headers.get('upload-offset')).toBe(String(end));
+    }
+    expect(itemId).toBeTruthy();
+    expect(await storedSha256(seed, itemId!)).toBe(sha256OfDeterministic(7, size));
+    expect(await localStaging(a)).toEqual([]);
+    expect(await localStaging(b)).toEqual([]);
+  });
+
+  it.skipIf(!onPostgres)('resumes on another node an upload whose node was killed (SIGKILL) mid-PATCH, byte-identical', async () => {
+    const [a, b] = (await nodes(2)) as [RunningServer, RunningServer];
+    const seed = await seedOf(a);
+    const s3 = await createS3Client(a.s3!.settings);
+    closers.push(async () => s3.destroy());
+    const { client } = await registerUser(a.url);
+    const auth = authHeaders(client, await createToken(client));
+    const size = 20 * MiB + 99;
+    const location = await createUpload(a, auth, size, 'cut.bin');
+    const id = location.split('/').pop()!;
+
+    // Node B gets a PATCH of the whole length, 10 MiB of it sent, and dies once it has stored a part.
+    const cut = http.request(b.url + location, { method: 'PATCH', headers: { ...auth, 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream', 'Content-Length': String(size) } });
+    const ended = new Promise<void>((resolve) => {
+      cut.on('error', () => resolve());
+      cut.on('response', (res) => res.resume().on('end', () => resolve()));
+    });
+    cut.write(deterministicBytes(9, 0, 10 * MiB));
+    await until(async () => (await record(s3, a.s3!.bucket, id))?.parts?.length ?? 0, (n) => n >= 1, 'node B to store a part');
+    await b.kill();
+    await ended;
+
+    // Node A takes the upload's lock (it went with B's connection) and the rest from where the bucket has it.
+    const head = await tusFetch(a.url + location, 'HEAD', auth);
+    expect(head.status).toBe(200);
+    const offset = Number(head.headers.get('upload-offset'));
+    expect(offset).toBe(8 * MiB);
+    const res = await tusFetch(a.url + location, 'PATCH', { ...auth, 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream' }, deterministicBytes(9, offset, size));
+    expect(res.status, res.text).toBe(204);
+    expect(await storedSha256(seed, res.headers.get('x-item-id')!)).toBe(sha256OfDeterministic(9, size));
+  });
+});
