@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CreateMultipartUploadCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, UploadPartCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createS3BlobStore, createS3Client } from '../../src/server/blobs/s3-store.ts';
 import type { AppContext } from '../../src/server/context.ts';
@@ -168,6 +168,54 @@ describe('tus staging in the bucket (STORAGE_DRIVER=s3)', () => {
       expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
       await store.deleteMany(['uploads/tus/copy-source', key]);
     }
+  });
+
+  it('aborts, in the upload sweep, multipart uploads nobody will complete: a put whose node died, a tus upload whose record went; not fresh ones nor a live upload', async () => {
+    const [server] = (await nodes(1)) as [RunningServer];
+    const seed = await seedOf(server);
+    const { client } = await registerUser(server.url);
+    const auth = authHeaders(client, await createToken(client));
+    const live = (await createUpload(server, auth, 20 * MiB, 'live.bin')).split('/').pop()!;
+    expect((await tusFetch(`${server.url}${TUS}/${live}`, 'PATCH', { ...auth, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, deterministicBytes(6, 0, 9 * MiB))).status).toBe(204);
+    const s3 = await createS3Client(server.s3!.settings);
+    closers.push(async () => s3.destroy());
+    const liveUpload = (await record(s3, server.s3!.bucket, live))!.multipart!;
+    // Multipart uploads really begun on s3rver, each with a part.
+    const begin = async (key: string) => {
+      const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: server.s3!.bucket, Key: key }));
+      await s3.send(new UploadPartCommand({ Bucket: server.s3!.bucket, Key: key, UploadId, PartNumber: 1, Body: Buffer.from('part') }));
+      return UploadId!;
+    };
+    const now = Date.now();
+    const day = 24 * 3600 * 1000;
+    const uploads = [
+      { Key: 'files/dead-node/put', UploadId: await begin('files/dead-node/put'), Initiated: new Date(now - 3 * day) },
+      { Key: `uploads/tus/${'f'.repeat(32)}`, UploadId: await begin(`uploads/tus/${'f'.repeat(32)}`), Initiated: new Date(now - 3 * day) },
+      { Key: 'files/busy/put', UploadId: await begin('files/busy/put'), Initiated: new Date(now + 3 * day) },
+      { Key: `uploads/tus/${live}`, UploadId: liveUpload, Initiated: new Date(now - 3 * day) },
+    ];
+    // s3rver has no ListMultipartUploads (nor ListParts, nor AbortMultipartUpload: 501 and 405): the
+    // sweeping context's client answers the listing with the uploads above and records what it sends.
+    const sent: { command: string; key?: string; uploadId?: string }[] = [];
+    const watched = await createS3Client(server.s3!.settings);
+    closers.push(async () => watched.destroy());
+    watched.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as { Key?: string; UploadId?: string; Prefix?: string };
+        sent.push({ command: context.commandName ?? '', key: input.Key, uploadId: input.UploadId });
+        if (context.commandName === 'ListMultipartUploadsCommand') return { output: { $metadata: {}, IsTruncated: false, Uploads: uploads.filter((u) => u.Key.startsWith(input.Prefix ?? '')) }, response: {} } as never;
+        return next(args);
+      },
+      { step: 'initialize' },
+    );
+    const later = await seedOf(server, await createS3BlobStore(server.s3!.settings, seed.logger, { client: watched }));
+    // An hour on: past the idle time of a put (10 minutes), not past the abandonment of the live tus upload (3 hours).
+    await sweepUploads({ ...later, clock: { now: () => new Date(now + 3600 * 1000) } });
+    const aborts = sent.filter((c) => c.command === 'AbortMultipartUploadCommand');
+    expect(aborts.map((a) => a.key).sort()).toEqual([uploads[0]!.Key, uploads[1]!.Key]);
+    expect(aborts.map((a) => a.uploadId).sort()).toEqual([uploads[0]!.UploadId, uploads[1]!.UploadId].sort());
+    // The live upload goes on.
+    expect((await tusFetch(`${server.url}${TUS}/${live}`, 'HEAD', auth)).headers.get('upload-offset')).toBe(String(9 * MiB));
   });
 
   it.skipIf(!onPostgres)('takes PATCHes of one upload alternately on two nodes with data dirs of their own, byte-identical', async () => {

@@ -6,6 +6,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { ConfigError } from '../config/env.ts';
 import type { Logger } from '../logging/logger.ts';
 import { storageUnavailable } from './errors.ts';
+import { sweepMultipartUploads, type Multipart } from './s3-multipart.ts';
 import { assertBlobKey, assertListPrefix, isBlobKey, type BlobStat, type BlobStore } from './store.ts';
 
 export interface S3Settings {
@@ -83,6 +84,10 @@ export async function createS3BlobStore(settings: S3Settings, logger: Logger, op
     logger.error({ err: error, action, key, bucket: Bucket }, 'the S3 storage failed');
     return storageUnavailable();
   };
+
+  const multipart: Multipart = { client, sdk, bucket: Bucket, logger };
+  // Keys this process is putting now: their multipart uploads are never swept, however slow.
+  const writing = new Map<string, number>();
 
   const store: BlobStore = {
     put(key, source) {
@@ -179,11 +184,21 @@ export async function createS3BlobStore(settings: S3Settings, logger: Logger, op
       return getSignedUrl(client, command, { expiresIn: expiresInSeconds });
     },
 
+    async sweepTemporary(staleBefore) {
+      // Multipart uploads of puts that died with their node (tus staging, under uploads/, has its own sweep).
+      try {
+        return await sweepMultipartUploads(multipart, { prefix: '', before: staleBefore.getTime(), keep: (u) => u.key.startsWith('uploads/') || writing.has(u.key) });
+      } catch (error) {
+        throw unavailable(error, 'sweep multipart uploads');
+      }
+    },
+
     bucket: {
       client,
       name: Bucket,
       sdk,
       unavailable,
+      multipart,
       async copy(from, to) {
         assertBlobKey(to);
         const source = await store.stat(from);
@@ -212,6 +227,17 @@ export async function createS3BlobStore(settings: S3Settings, logger: Logger, op
 
   async function upload(key: string, source: Readable | AsyncIterable<Uint8Array>, partSize: number): Promise<BlobStat> {
     assertBlobKey(key);
+    writing.set(key, (writing.get(key) ?? 0) + 1);
+    try {
+      return await uploadCounted(key, source, partSize);
+    } finally {
+      const left = (writing.get(key) ?? 1) - 1;
+      if (left > 0) writing.set(key, left);
+      else writing.delete(key);
+    }
+  }
+
+  async function uploadCounted(key: string, source: Readable | AsyncIterable<Uint8Array>, partSize: number): Promise<BlobStat> {
     let size = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
+import type { Multipart } from './s3-multipart.ts';
 import { sharedSync } from './sync.ts';
 
 export interface BlobStat {
@@ -68,6 +69,8 @@ export interface S3Bucket {
   copy(from: string, to: string): Promise<BlobStat>;
   /** An SDK failure as the 503 the client sees, logged. */
   unavailable(error: unknown, action: string, key?: string): Error;
+  /** For listing and aborting multipart uploads (s3-multipart.ts). */
+  multipart: Multipart;
 }
 
 const KEY = /^[a-z0-9][a-z0-9._-]{0,127}(\/[a-z0-9][a-z0-9._-]{0,127}){0,3}$/;

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { releaseReservation } from './reservations.ts';
 import { HEAD_BYTES } from './sniff.ts';
 import { isStorageUnavailable } from '../blobs/errors.ts';
+import { abortMultipartUpload, sweepMultipartUploads } from '../blobs/s3-multipart.ts';
 import type { StoredUpload } from './tus-finish.ts';
 import { ID, wholeUpload, type TusStaging } from './tus-staging.ts';
 
@@ -25,8 +26,8 @@ import { ID, wholeUpload, type TusStaging } from './tus-staging.ts';
  *   back and sent again with the next PATCH's bytes. Only the first `tail` bytes of it count.
  *
  * Everything needed is plain S3 every compatible server has (no ListParts, ListMultipartUploads or
- * UploadPartCopy); AbortMultipartUpload is sent for a discarded upload, and a server without it is
- * only logged. A part is held in memory while it is sent: PART_SIZE per PATCH being received.
+ * UploadPartCopy); AbortMultipartUpload is sent for a discarded upload, and multipart uploads of no
+ * record are found by ListMultipartUploads (blobs/s3-multipart.ts; a server without them is logged). A part is held in memory while it is sent: PART_SIZE per PATCH being received.
  */
 const PREFIX = 'uploads/tus/';
 const PART_SIZE = 8 * 1024 * 1024;
@@ -44,16 +45,12 @@ const infoKey = (id: string) => `${PREFIX}${id}.json`;
 const tailKey = (id: string) => `${PREFIX}${id}.tail`;
 const statusOf = (error: unknown) => (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
 const isNotFound = (error: unknown) => statusOf(error) === 404 || ['NotFound', 'NoSuchKey', 'NoSuchUpload'].includes((error as { name?: string })?.name ?? '');
-/** A server without AbortMultipartUpload (s3rver) answers 405 or 501. */
-const isUnsupported = (error: unknown) => [405, 501].includes(statusOf(error) ?? 0) || (error as { name?: string })?.name === 'NotImplemented';
 
 const offsetOf = (m: Manifest) => (m.finished || m.assembled ? (m.size ?? 0) : (m.parts ?? []).reduce((sum, p) => sum + p.size, 0) + (m.tail ?? 0));
 const partSizeFor = (size: number | undefined) => Math.max(PART_SIZE, Math.ceil((size ?? 0) / MAX_PARTS));
 
 export function createS3Staging(ctx: AppContext, bucket: S3Bucket): TusStaging {
   const { client, name: Bucket, sdk } = bucket;
-  const logger = ctx.logger;
-  let warnedAbort = false;
 
   const send = async <T>(action: string, key: string, command: unknown): Promise<T> => {
     try {
@@ -115,12 +112,9 @@ export function createS3Staging(ctx: AppContext, bucket: S3Bucket): TusStaging {
   const abortMultipart = async (m: Manifest) => {
     if (!m.multipart) return;
     try {
-      await client.send(new sdk.AbortMultipartUploadCommand({ Bucket, Key: dataKey(m.id), UploadId: m.multipart }));
+      await abortMultipartUpload(bucket.multipart, dataKey(m.id), m.multipart);
     } catch (error) {
-      if (isNotFound(error)) return;
-      if (!isUnsupported(error)) throw bucket.unavailable(error, 'abort', dataKey(m.id));
-      if (!warnedAbort) logger.warn({ bucket: Bucket }, 'the S3 storage does not abort multipart uploads: set a lifecycle rule that aborts incomplete ones');
-      warnedAbort = true;
+      throw bucket.unavailable(error, 'abort', dataKey(m.id));
     }
   };
 
@@ -304,7 +298,14 @@ export function createS3Staging(ctx: AppContext, bucket: S3Bucket): TusStaging {
         for (const [key, modified] of o.keys) if (modified < before) orphans.push(key);
       }
       for (let i = 0; i < orphans.length; i += 1000) await deleteKeys(orphans.slice(i, i + 1000));
-      return orphans.length;
+      // Multipart uploads of no upload with a record (its record lost, or a discard cut short).
+      let aborted = 0;
+      try {
+        aborted = await sweepMultipartUploads(bucket.multipart, { prefix: PREFIX, before, keep: (u) => known.has(u.key.slice(PREFIX.length)) });
+      } catch (error) {
+        throw bucket.unavailable(error, 'sweep multipart uploads', PREFIX);
+      }
+      return orphans.length + aborted;
     },
   };
 
