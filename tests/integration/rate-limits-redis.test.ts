@@ -94,10 +94,12 @@ async function ownRedis(port: number) {
   const child = spawn('/usr/bin/redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
   const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => 50 });
   probe.on('error', () => undefined);
-  for (let i = 0; i < 200 && probe.status !== 'ready'; i++) {
-    await probe.connect().catch(() => undefined);
-    if (probe.status !== 'ready') await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  const answers = () => probe.ping().then(
+    () => true,
+    () => false,
+  );
+  await probe.connect().catch(() => undefined);
+  for (let i = 0; i < 200 && !(await answers()); i++) await new Promise((resolve) => setTimeout(resolve, 25));
   probe.disconnect();
   return {
     async stop() {
