@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { CreateMultipartUploadCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, UploadPartCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CreateMultipartUploadCommand, PutObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createS3BlobStore, createS3Client } from '../../src/server/blobs/s3-store.ts';
 import type { AppContext } from '../../src/server/context.ts';
@@ -12,14 +12,13 @@ import { sweepUploads } from '../../src/server/uploads/tus.ts';
 import { registerUser } from '../support/client.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { seedContext } from '../support/seed.ts';
-import { authHeaders, createToken, deterministicBytes, sha256OfDeterministic, storedSha256, tusMetadata } from '../support/uploads.ts';
+import { createUpload, MiB, record, staged, TUS, tusFetch, until } from '../support/tus-s3.ts';
+import { authHeaders, createToken, deterministicBytes, sha256OfDeterministic, storedSha256 } from '../support/uploads.ts';
 
 // STORAGE_DRIVER=s3 keeps tus uploads in progress in the bucket (uploads/tus/…): app nodes with
 // data dirs of their own, on one PostgreSQL database and one bucket (s3rver), take the PATCHes of
 // one upload in turn. Several nodes need PostgreSQL (SQLite is one process); one node on S3 runs on both.
 const onPostgres = process.env.TEST_DB === 'postgres';
-const TUS = '/api/upload/tus';
-const MiB = 1024 * 1024;
 const APP_KEY = 'a shared app key of at least thirty-two characters';
 
 const started: RunningServer[] = [];
@@ -46,40 +45,6 @@ async function seedOf(server: RunningServer, blobs?: AppContext['blobs']): Promi
 async function contextWith(server: RunningServer, blobs: AppContext['blobs']): Promise<AppContext> {
   const config = await loadConfig({ DATA_DIR: server.dataDir, LOG_LEVEL: 'silent', ...(server.databaseUrl ? { DATABASE_URL: server.databaseUrl } : {}), ...server.storageEnv }, server.dataDir);
   return createContext(config, { blobs });
-}
-
-async function until<T>(check: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
-  for (let i = 0; i < 600; i += 1) {
-    const value = await check();
-    if (ok(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-const tusFetch = async (url: string, method: string, headers: Record<string, string>, body?: Uint8Array) => {
-  const res = await fetch(url, { method, headers: { 'Tus-Resumable': '1.0.0', ...headers }, body: body ? new Uint8Array(body) : null });
-  return { status: res.status, headers: res.headers, text: await res.text() };
-};
-
-async function createUpload(server: RunningServer, auth: Record<string, string>, size: number, filename: string): Promise<string> {
-  const created = await tusFetch(server.url + TUS, 'POST', { ...auth, 'Upload-Length': String(size), 'Upload-Metadata': tusMetadata({ filename, filetype: 'application/octet-stream', parent_id: '', path: '' }) });
-  expect(created.status, created.text).toBe(201);
-  return new URL(created.headers.get('location')!, server.url).pathname;
-}
-
-async function staged(client: S3Client, bucket: string): Promise<string[]> {
-  const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'uploads/tus/' }));
-  return (page.Contents ?? []).map((o) => o.Key!.slice('uploads/tus/'.length)).sort();
-}
-
-async function record(client: S3Client, bucket: string, id: string): Promise<{ parts?: { size: number }[]; tail?: number; multipart?: string } | null> {
-  try {
-    const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: `uploads/tus/${id}.json` }));
-    return JSON.parse(await answer.Body!.transformToString());
-  } catch {
-    return null;
-  }
 }
 
 /** Nothing of tus in a node's own data dir. */
