@@ -85,12 +85,19 @@ describe('tus staging in the bucket (STORAGE_DRIVER=s3)', () => {
     const head = await tusFetch(server.url + location, 'HEAD', auth);
     expect(head.headers.get('x-item-id')).toBe(itemId);
 
-    // An upload abandoned half-way: an 8 MiB part in a multipart upload and a 1 MiB tail.
+    // An upload abandoned half-way: a 9 MiB PATCH sent on as one part as it arrived, then a 1 MiB tail.
     const lost = await createUpload(server, auth, 20 * MiB, 'lost.bin');
     const lostId = lost.split('/').pop()!;
-    const res = await tusFetch(server.url + lost, 'PATCH', { ...auth, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, deterministicBytes(4, 0, 9 * MiB));
-    expect(res.status, res.text).toBe(204);
-    const multipart = (await record(s3, server.s3!.bucket, lostId))!.multipart;
+    for (const [from, to] of [
+      [0, 9 * MiB],
+      [9 * MiB, 10 * MiB],
+    ] as const) {
+      const res = await tusFetch(server.url + lost, 'PATCH', { ...auth, 'Upload-Offset': String(from), 'Content-Type': 'application/offset+octet-stream' }, deterministicBytes(4, from, to));
+      expect(res.status, res.text).toBe(204);
+    }
+    const lostRecord = (await record(s3, server.s3!.bucket, lostId))!;
+    expect(lostRecord).toMatchObject({ parts: [{ size: 9 * MiB }], tail: MiB });
+    const multipart = lostRecord.multipart;
     expect(multipart).toBeTruthy();
     expect(await staged(s3, server.s3!.bucket)).toEqual([`${id}.json`, `${lostId}.json`, `${lostId}.tail`].sort());
     // A staged object of no upload (its record lost), and the sweep run later than the abandonment
@@ -189,14 +196,17 @@ describe('tus staging in the bucket (STORAGE_DRIVER=s3)', () => {
     const seed = await seedOf(a);
     const { client } = await registerUser(a.url);
     const auth = authHeaders(client, await createToken(client));
-    const size = 20 * MiB + 321;
-    const chunk = 3 * MiB;
+    // PATCHes of 8 MiB go on as one part each as they arrive; 3 and 5 MiB ones wait in the tail
+    // until a part is whole; the last one is the final part.
+    const size = 26 * MiB + 321;
+    const cuts = [0, 8 * MiB, 11 * MiB, 16 * MiB, 24 * MiB, size];
     const location = await createUpload(a, auth, size, 'both.bin');
     let itemId: string | null = null;
-    for (let offset = 0, i = 0; offset < size; offset += chunk, i += 1) {
+    for (let i = 0; i < cuts.length - 1; i += 1) {
       const node = i % 2 === 0 ? b : a;
       const other = i % 2 === 0 ? a : b;
-      const end = Math.min(size, offset + chunk);
+      const offset = cuts[i]!;
+      const end = cuts[i + 1]!;
       const res = await tusFetch(node.url + location, 'PATCH', { ...auth, 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream' }, deterministicBytes(7, offset, end));
       expect(res.status, res.text).toBe(204);
       expect(res.headers.get('upload-offset')).toBe(String(end));
@@ -220,8 +230,8 @@ describe('tus staging in the bucket (STORAGE_DRIVER=s3)', () => {
     const location = await createUpload(a, auth, size, 'cut.bin');
     const id = location.split('/').pop()!;
 
-    // Node B gets a PATCH of the whole length, 10 MiB of it sent, and dies once it has stored a part.
-    const cut = http.request(b.url + location, { method: 'PATCH', headers: { ...auth, 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream', 'Content-Length': String(size) } });
+    // Node B gets a PATCH of no announced length (chunked), 10 MiB of it sent, and dies once it has stored a part.
+    const cut = http.request(b.url + location, { method: 'PATCH', headers: { ...auth, 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' } });
     const ended = new Promise<void>((resolve) => {
       cut.on('error', () => resolve());
       cut.on('response', (res) => res.resume().on('end', () => resolve()));
@@ -239,5 +249,32 @@ describe('tus staging in the bucket (STORAGE_DRIVER=s3)', () => {
     const res = await tusFetch(a.url + location, 'PATCH', { ...auth, 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream' }, deterministicBytes(9, offset, size));
     expect(res.status, res.text).toBe(204);
     expect(await storedSha256(seed, res.headers.get('x-item-id')!)).toBe(sha256OfDeterministic(9, size));
+  });
+
+  it.skipIf(!onPostgres)('resumes on another node an upload whose node was killed while sending a PATCH on to the bucket as it arrived', async () => {
+    const [a, b] = (await nodes(2)) as [RunningServer, RunningServer];
+    const seed = await seedOf(a);
+    const { client } = await registerUser(a.url);
+    const auth = authHeaders(client, await createToken(client));
+    const size = 20 * MiB + 5;
+    const location = await createUpload(a, auth, size, 'streamed.bin');
+    const first = await tusFetch(b.url + location, 'PATCH', { ...auth, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, deterministicBytes(12, 0, 8 * MiB));
+    expect(first.status, first.text).toBe(204);
+    // The rest announced (Content-Length), 6 MiB of it written to node B, which dies mid-part.
+    const rest = size - 8 * MiB;
+    const cut = http.request(b.url + location, { method: 'PATCH', headers: { ...auth, 'Tus-Resumable': '1.0.0', 'Upload-Offset': String(8 * MiB), 'Content-Type': 'application/offset+octet-stream', 'Content-Length': String(rest) } });
+    const ended = new Promise<void>((resolve) => {
+      cut.on('error', () => resolve());
+      cut.on('response', (res) => res.resume().on('end', () => resolve()));
+    });
+    await new Promise<void>((resolve) => cut.write(deterministicBytes(12, 8 * MiB, 14 * MiB), () => resolve()));
+    await b.kill();
+    await ended;
+    const head = await tusFetch(a.url + location, 'HEAD', auth);
+    expect(head.status).toBe(200);
+    expect(head.headers.get('upload-offset')).toBe(String(8 * MiB));
+    const res = await tusFetch(a.url + location, 'PATCH', { ...auth, 'Upload-Offset': String(8 * MiB), 'Content-Type': 'application/offset+octet-stream' }, deterministicBytes(12, 8 * MiB, size));
+    expect(res.status, res.text).toBe(204);
+    expect(await storedSha256(seed, res.headers.get('x-item-id')!)).toBe(sha256OfDeterministic(12, size));
   });
 });

@@ -1,5 +1,5 @@
 import { DataStore, ERRORS, Upload } from '@tus/server';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { S3Bucket } from '../blobs/store.ts';
 import type { AppContext } from '../context.ts';
 import { releaseReservation } from './reservations.ts';
@@ -45,6 +45,15 @@ const infoKey = (id: string) => `${PREFIX}${id}.json`;
 const tailKey = (id: string) => `${PREFIX}${id}.tail`;
 const statusOf = (error: unknown) => (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
 const isNotFound = (error: unknown) => statusOf(error) === 404 || ['NotFound', 'NoSuchKey', 'NoSuchUpload'].includes((error as { name?: string })?.name ?? '');
+
+/** S3's largest part or PUT. */
+const MAX_STREAMED = 5 * 1024 * 1024 * 1024;
+
+/** A PATCH of this length is sent on as one part as it arrives: a whole part (at least the usual size), or the last bytes. */
+function streamable(length: number, offset: number, size: number, partSize: number, parts: number): boolean {
+  if (length <= 0 || length > MAX_STREAMED || offset + length > size || parts >= MAX_PARTS - 1) return false;
+  return length >= partSize || offset + length === size;
+}
 
 const offsetOf = (m: Manifest) => (m.finished || m.assembled ? (m.size ?? 0) : (m.parts ?? []).reduce((sum, p) => sum + p.size, 0) + (m.tail ?? 0));
 const partSizeFor = (size: number | undefined) => Math.max(PART_SIZE, Math.ceil((size ?? 0) / MAX_PARTS));
@@ -118,6 +127,10 @@ export function createS3Staging(ctx: AppContext, bucket: S3Bucket): TusStaging {
     }
   };
 
+  // The Content-Length of the PATCH about to be written, by upload id (tus.ts, just before @tus/server
+  // takes the request). A wrong one (two PATCHes of one upload at once) makes a PATCH fail, never its bytes wrong.
+  const announced = new Map<string, number>();
+
   const discard = async (id: string) => {
     const m = await readManifest(id);
     if (m) await abortMultipart(m);
@@ -176,17 +189,60 @@ export function createS3Staging(ctx: AppContext, bucket: S3Bucket): TusStaging {
       const base = offset - pendingBytes;
       const startParts = m.parts.length;
       const stored = () => base + (m.parts ?? []).slice(startParts).reduce((sum, p) => sum + p.size, 0);
-      const sendPart = async (body: Buffer) => {
+      const sendPart = async (body: Buffer | Readable, length: number) => {
         if (!m.multipart) {
           const begun = await send<{ UploadId?: string }>('begin', dataKey(id), new sdk.CreateMultipartUploadCommand({ Bucket, Key: dataKey(id) }));
           m.multipart = begun.UploadId!;
         }
         const n = m.parts!.length + 1;
-        const answer = await send<{ ETag?: string }>('part', dataKey(id), new sdk.UploadPartCommand({ Bucket, Key: dataKey(id), UploadId: m.multipart, PartNumber: n, Body: body, ContentLength: body.length }));
-        m.parts!.push({ n, etag: answer.ETag ?? '', size: body.length });
+        const answer = await send<{ ETag?: string }>('part', dataKey(id), new sdk.UploadPartCommand({ Bucket, Key: dataKey(id), UploadId: m.multipart, PartNumber: n, Body: body, ContentLength: length }));
+        m.parts!.push({ n, etag: answer.ETag ?? '', size: length });
         m.tail = 0;
         await saveManifest(m);
       };
+      // The request's bytes, read by hand (a for-await left early would destroy the stream).
+      const chunks = source[Symbol.asyncIterator]();
+      let leftover: Buffer | null = null;
+      const length = announced.get(id);
+      announced.delete(id);
+      if (!m.tail && length !== undefined && streamable(length, offset, size, partSize, m.parts.length)) {
+        // The PATCH's announced length is sent on as it arrives, one part (or the whole object),
+        // without holding it in memory; bytes beyond it go the buffered way below.
+        let short = false;
+        const body = Readable.from(
+          (async function* () {
+            let left = length;
+            while (left > 0) {
+              const next = await chunks.next();
+              if (next.done) {
+                short = true;
+                throw new Error('The request ended before its announced length.');
+              }
+              const chunk = Buffer.from(next.value as Uint8Array);
+              if (chunk.length > left) leftover = chunk.subarray(left);
+              yield chunk.subarray(0, left);
+              left -= Math.min(left, chunk.length);
+            }
+          })(),
+          { objectMode: false },
+        );
+        try {
+          if (offset === 0 && length === size && m.parts.length === 0) {
+            await send('put', dataKey(id), new sdk.PutObjectCommand({ Bucket, Key: dataKey(id), Body: body, ContentLength: length }));
+            await saveManifest({ ...m, assembled: true, tail: 0 });
+            return size;
+          }
+          await sendPart(body, length);
+        } catch (error) {
+          // A client gone mid-way: nothing of this PATCH is stored, a HEAD answers where to resume.
+          if (short) throw ERRORS.ABORTED;
+          throw error;
+        }
+        if (offset + length === size) {
+          await assemble(m);
+          return size;
+        }
+      }
       const take = (bytes: number): Buffer => {
         const all = Buffer.concat(pending);
         pending = [all.subarray(bytes)];
@@ -195,11 +251,12 @@ export function createS3Staging(ctx: AppContext, bucket: S3Bucket): TusStaging {
       };
       let failure: unknown = null;
       try {
-        for await (const chunk of source) {
-          pending.push(chunk as Buffer);
-          pendingBytes += (chunk as Buffer).length;
+        for (let next = leftover ? { done: false, value: leftover } : await chunks.next(); !next.done; next = await chunks.next()) {
+          const chunk = Buffer.from(next.value as Uint8Array);
+          pending.push(chunk);
+          pendingBytes += chunk.length;
           // A full part, unless it would be the last one: the last part is sent with whatever is left.
-          while (pendingBytes >= partSize && stored() + pendingBytes < size) await sendPart(take(partSize));
+          while (pendingBytes >= partSize && stored() + pendingBytes < size) await sendPart(take(partSize), partSize);
           if (stored() + pendingBytes > size) throw ERRORS.ERR_SIZE_EXCEEDED;
         }
       } catch (error) {
@@ -209,8 +266,10 @@ export function createS3Staging(ctx: AppContext, bucket: S3Bucket): TusStaging {
       // S3 failing is the answer: what was not stored is sent again after a HEAD.
       if (isStorageUnavailable(failure)) throw failure;
       if (!failure && received === size) {
-        if (pendingBytes > 0 && m.parts.length > 0) await sendPart(take(pendingBytes));
-        else if (pendingBytes > 0 || m.parts.length === 0) {
+        if (pendingBytes > 0 && m.parts.length > 0) {
+          const last = take(pendingBytes);
+          await sendPart(last, last.length);
+        } else if (pendingBytes > 0 || m.parts.length === 0) {
           // One part or less in all: no multipart upload, one PUT.
           await put(dataKey(id), take(pendingBytes));
           await saveManifest({ ...m, assembled: true, tail: 0 });
@@ -238,6 +297,10 @@ export function createS3Staging(ctx: AppContext, bucket: S3Bucket): TusStaging {
   const store = new S3UploadStore();
   return {
     store,
+    announceLength(id, length) {
+      if (Number.isSafeInteger(length) && length > 0) announced.set(id, length);
+      else announced.delete(id);
+    },
     readInfo: readManifest,
     async writeInfo(info) {
       const m = (await readManifest(info.id)) ?? {};

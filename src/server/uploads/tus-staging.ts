@@ -40,6 +40,8 @@ export interface TusStaging {
   listIds(): Promise<string[]>;
   /** When the upload's bytes were last written (ms; 0 when unknown). */
   writtenAt(id: string): Promise<number>;
+  /** The Content-Length of the PATCH about to be written (S3: sent on as one part as it arrives). */
+  announceLength?(id: string, length: number): void;
   /** Staged things of no upload with a record (data without metadata), untouched since `before`: removed; answers how many. */
   sweepOrphans(before: number, known: Set<string>): Promise<number>;
 }

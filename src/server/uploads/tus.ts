@@ -198,6 +198,7 @@ async function handleTusRequest({ ctx, req, res, pathname, principal }: DataRequ
       if (type !== 'application/offset+octet-stream') throw unsupportedMediaType('A PATCH body must be sent as application/offset+octet-stream.');
       // A sign of life: the sweep measures abandonment from the last one.
       await touchReservation(ctx, id);
+      tus.staging.announceLength?.(id, Number(req.headers['content-length'] ?? Number.NaN));
     }
   }
   tus.principals.set(req, principal);
