@@ -6,8 +6,8 @@ import { releaseReservation } from './reservations.ts';
 import { HEAD_BYTES } from './sniff.ts';
 import { isStorageUnavailable } from '../blobs/errors.ts';
 import { abortMultipartUpload, sweepMultipartUploads } from '../blobs/s3-multipart.ts';
-import type { StoredUpload } from './tus-finish.ts';
-import { ID, wholeUpload, type TusStaging } from './tus-staging.ts';
+import { wholeUpload, type TusStaging } from './tus-staging.ts';
+import { dataKey, infoKey, isNotFound, offsetOf, partSizeFor, PREFIX, stagedObjects, streamable, tailKey, type Manifest } from './tus-s3-objects.ts';
 
 /**
  * tus uploads in progress kept in the bucket (STORAGE_DRIVER=s3), so that every app node reaches
@@ -25,75 +25,15 @@ import { ID, wholeUpload, type TusStaging } from './tus-staging.ts';
  * - `<id>.tail`: bytes after the last full part (S3 parts but the last must be 5 MiB or more), read
  *   back and sent again with the next PATCH's bytes. Only the first `tail` bytes of it count.
  *
- * Everything needed is plain S3 every compatible server has (no ListParts, ListMultipartUploads or
- * UploadPartCopy); AbortMultipartUpload is sent for a discarded upload, and multipart uploads of no
- * record are found by ListMultipartUploads (blobs/s3-multipart.ts; a server without them is logged). A part is held in memory while it is sent: PART_SIZE per PATCH being received.
+ * Everything needed is plain S3 every compatible server has (no ListParts or UploadPartCopy); AbortMultipartUpload is sent for a discarded upload, and multipart uploads of no
+ * record are found by ListMultipartUploads (blobs/s3-multipart.ts; a server without them is logged).
+ * A PATCH whose Content-Length makes a whole part (or the last bytes) is sent on as it arrives;
+ * other bytes are held in memory until a part is whole (at most PART_SIZE per PATCH being received).
  */
-const PREFIX = 'uploads/tus/';
-const PART_SIZE = 8 * 1024 * 1024;
-const MAX_PARTS = 10_000;
-
-interface Manifest extends StoredUpload {
-  multipart?: string;
-  parts?: { n: number; etag: string; size: number }[];
-  tail?: number;
-  assembled?: boolean;
-}
-
-const dataKey = (id: string) => `${PREFIX}${id}`;
-const infoKey = (id: string) => `${PREFIX}${id}.json`;
-const tailKey = (id: string) => `${PREFIX}${id}.tail`;
-const statusOf = (error: unknown) => (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
-const isNotFound = (error: unknown) => statusOf(error) === 404 || ['NotFound', 'NoSuchKey', 'NoSuchUpload'].includes((error as { name?: string })?.name ?? '');
-
-/** S3's largest part or PUT. */
-const MAX_STREAMED = 5 * 1024 * 1024 * 1024;
-
-/** A PATCH of this length is sent on as one part as it arrives: a whole part (at least the usual size), or the last bytes. */
-function streamable(length: number, offset: number, size: number, partSize: number, parts: number): boolean {
-  if (length <= 0 || length > MAX_STREAMED || offset + length > size || parts >= MAX_PARTS - 1) return false;
-  return length >= partSize || offset + length === size;
-}
-
-const offsetOf = (m: Manifest) => (m.finished || m.assembled ? (m.size ?? 0) : (m.parts ?? []).reduce((sum, p) => sum + p.size, 0) + (m.tail ?? 0));
-const partSizeFor = (size: number | undefined) => Math.max(PART_SIZE, Math.ceil((size ?? 0) / MAX_PARTS));
-
 export function createS3Staging(ctx: AppContext, bucket: S3Bucket): TusStaging {
-  const { client, name: Bucket, sdk } = bucket;
+  const { name: Bucket, sdk } = bucket;
+  const { send, readBytes, put, head, readManifest, saveManifest, deleteKeys, listStaged } = stagedObjects(bucket);
 
-  const send = async <T>(action: string, key: string, command: unknown): Promise<T> => {
-    try {
-      return (await client.send(command as never)) as T;
-    } catch (error) {
-      if (isNotFound(error)) throw error;
-      throw bucket.unavailable(error, action, key);
-    }
-  };
-  const readBytes = async (key: string): Promise<Buffer | null> => {
-    try {
-      const answer = await send<{ Body: Readable }>('get', key, new sdk.GetObjectCommand({ Bucket, Key: key }));
-      const chunks: Buffer[] = [];
-      for await (const chunk of answer.Body) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks);
-    } catch (error) {
-      if (isNotFound(error)) return null;
-      throw error;
-    }
-  };
-  const put = (key: string, body: Buffer | string) => send('put', key, new sdk.PutObjectCommand({ Bucket, Key: key, Body: body, ContentLength: Buffer.byteLength(body) }));
-  const head = async (key: string): Promise<number | undefined> => {
-    try {
-      return (await send<{ ContentLength?: number }>('stat', key, new sdk.HeadObjectCommand({ Bucket, Key: key }))).ContentLength ?? 0;
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    }
-  };
-  const readManifest = async (id: string): Promise<Manifest | undefined> => {
-    const bytes = await readBytes(infoKey(id));
-    return bytes ? (JSON.parse(bytes.toString('utf8')) as Manifest) : undefined;
-  };
-  const saveManifest = (m: Manifest) => put(infoKey(m.id), JSON.stringify(m));
 
   /** The staged bytes all in: made the object `<id>` (the multipart upload completed, or the tail put whole). */
   const assemble = async (m: Manifest): Promise<void> => {
@@ -114,10 +54,6 @@ export function createS3Staging(ctx: AppContext, bucket: S3Bucket): TusStaging {
     await deleteKeys([tailKey(m.id)]).catch(() => undefined);
   };
 
-  const deleteKeys = async (keys: string[]) => {
-    await send('delete', keys[0]!, new sdk.DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
-  };
-
   const abortMultipart = async (m: Manifest) => {
     if (!m.multipart) return;
     try {
@@ -132,6 +68,7 @@ export function createS3Staging(ctx: AppContext, bucket: S3Bucket): TusStaging {
   const announced = new Map<string, number>();
 
   const discard = async (id: string) => {
+    announced.delete(id);
     const m = await readManifest(id);
     if (m) await abortMultipart(m);
     await deleteKeys([dataKey(id), tailKey(id), infoKey(id)]);
@@ -372,23 +309,4 @@ export function createS3Staging(ctx: AppContext, bucket: S3Bucket): TusStaging {
     },
   };
 
-  /** Every staged object, by upload id (one listing of `uploads/tus/`, a page at a time). */
-  async function listStaged(): Promise<Map<string, { id: string; info: boolean; keys: [string, number][] }>> {
-    const found = new Map<string, { id: string; info: boolean; keys: [string, number][] }>();
-    let ContinuationToken: string | undefined;
-    do {
-      const page = await send<{ Contents?: { Key?: string; LastModified?: Date }[]; IsTruncated?: boolean; NextContinuationToken?: string }>('list', PREFIX, new sdk.ListObjectsV2Command({ Bucket, Prefix: PREFIX, ContinuationToken }));
-      for (const object of page.Contents ?? []) {
-        const name = object.Key?.slice(PREFIX.length) ?? '';
-        const id = name.split('.')[0]!;
-        if (!ID.test(id)) continue;
-        const entry = found.get(id) ?? { id, info: false, keys: [] };
-        if (name === `${id}.json`) entry.info = true;
-        entry.keys.push([object.Key!, object.LastModified?.getTime() ?? 0]);
-        found.set(id, entry);
-      }
-      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (ContinuationToken);
-    return found;
-  }
 }
