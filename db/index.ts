@@ -15,6 +15,8 @@ export interface PoolUse {
   readonly totalCount: number;
   readonly idleCount: number;
   readonly waitingCount: number;
+  /** The pool's size limit (pg's `options.max`). */
+  readonly options: { readonly max?: number };
 }
 
 const pools = new WeakMap<DB, PoolUse>();

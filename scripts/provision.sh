@@ -1,6 +1,6 @@
 # Sourced by scripts/start.sh, scripts/test.sh and .ci/run: makes this shell ready to build and run.
 #   source scripts/provision.sh          Node >= 22.12 and npm dependencies
-#   source scripts/provision.sh test     also Chromium, litmus, rclone and a running PostgreSQL
+#   source scripts/provision.sh test     also Chromium, litmus, rclone, a running PostgreSQL and Redis
 # Everything comes from the npm registry or Debian's packages; nothing else is downloaded.
 set -euo pipefail
 _root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -37,6 +37,16 @@ if [ "${1:-}" = "test" ]; then
     echo "provision: installing Debian's postgresql"
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
     pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start
+  fi
+  # Redis on 127.0.0.1:6379 for the REDIS_URL tests (rate limits), nothing kept on disk.
+  if [ ! -x /usr/bin/redis-server ]; then
+    echo "provision: installing Debian's redis-server"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+  fi
+  if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+    echo "provision: starting Redis"
+    redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save '' --appendonly no >/dev/null
+    for _ in $(seq 1 30); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 1; done
   fi
 fi
 

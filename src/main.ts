@@ -46,6 +46,15 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // REDIS_URL that cannot be reached stops the start too.
+  if (config.redis) {
+    try {
+      await ctx.rateLimits.ping();
+    } catch (error) {
+      console.error(`Invalid configuration:\n  REDIS_URL: Redis at ${redactedUrl(config.redis.url)} could not be reached (${(error as Error).message})`);
+      process.exit(1);
+    }
+  }
   wireListeners(ctx);
   // prom-client is loaded only when metrics are on: it costs memory at rest, which matters (README, Benchmarks).
   if (config.metricsToken) {
@@ -119,6 +128,7 @@ async function main(): Promise<void> {
       await stopBilling();
       stopLoopStats();
       await ctx.events.close();
+      await ctx.rateLimits.close();
       await ctx.db.destroy();
       ctx.logger.info('stopped');
       process.exit(0);
@@ -134,3 +144,10 @@ main().catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });
+
+/** A URL as it may be shown: without its password. */
+function redactedUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.href;
+}

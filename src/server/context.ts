@@ -6,6 +6,8 @@ import { createEventBus, type EventBus } from './events/bus.ts';
 import { createPostgresEventBus } from './events/pg-bus.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
+import { createDbRateLimits } from './limits/db-store.ts';
+import type { RateLimitStore } from './limits/store.ts';
 import type { Metrics } from './metrics/registry.ts';
 import { storedMailConfig } from './settings/mail.ts';
 import { storedStorage } from './settings/storage.ts';
@@ -23,6 +25,8 @@ export interface AppContext {
   mailer: Mailer;
   clock: Clock;
   logger: Logger;
+  /** Counts of rate limits, budgets and password back-off: the database, or Redis with REDIS_URL (limits/store.ts). */
+  rateLimits: RateLimitStore;
   /** Prometheus metrics (metrics/registry.ts): set by the server process only when METRICS_TOKEN is. */
   metrics?: Metrics;
 }
@@ -37,6 +41,7 @@ export async function createContext(config: Config, overrides: Partial<AppContex
     // Set below, once the stored storage choice can be read.
     blobs: overrides.blobs ?? (undefined as unknown as BlobStore),
     events: overrides.events ?? createBusFor(config, db, logger),
+    rateLimits: overrides.rateLimits ?? (config.redis ? await createRedisRateLimits(config.redis, logger) : createDbRateLimits(db)),
     mailer: overrides.mailer ?? (await createMailer(config, logger, () => storedMailConfig(ctx))),
     clock: overrides.clock ?? { now: () => new Date() },
   };
@@ -46,6 +51,12 @@ export async function createContext(config: Config, overrides: Partial<AppContex
     ctx.blobs = await createBlobStore(ctx.config, logger);
   }
   return ctx;
+}
+
+/** ioredis is loaded only with REDIS_URL. */
+async function createRedisRateLimits(settings: { url: string; prefix: string }, logger: Logger): Promise<RateLimitStore> {
+  const { createRedisRateLimits: create } = await import('./limits/redis-store.ts');
+  return create(settings, logger);
 }
 
 /** One process on SQLite: the in-process bus. On PostgreSQL, other nodes may share the database: LISTEN/NOTIFY carries events between them. */

@@ -14,7 +14,8 @@
 // BENCH_SMALL_FILES, BENCH_ZIP_FILE_BYTES. BENCH_ONLY=downloads|zips|uploads|webdav runs one group;
 // BENCH_S3=1 adds the S3 column: the product on STORAGE_DRIVER=s3 against s3rver (a second server, its
 // own bucket), next to the AWS SDK reading and writing that bucket directly in the same run
-// (transfer-s3.ts); sizes BENCH_S3_BYTES (default 64 MiB) and BENCH_S3_FILES (default 100 × 4 KiB).
+// (transfer-s3.ts); sizes BENCH_S3_BYTES (default 64 MiB) and BENCH_S3_FILES (default 100 × 4 KiB);
+// its tus row sends 8 MiB PATCHes (staged in the bucket) against one lib-storage Upload.
 // BENCH_CPU_PROF=<dir> writes the product server's CPU profile there (node --cpu-prof) when it stops.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -519,6 +520,8 @@ try {
  * it and against the AWS SDK on the same objects; prints the product's share of the SDK's rate.
  */
 async function s3Column(): Promise<void> {
+  /** The web app's default tus chunk (settings `chunk_size_bytes`): one S3 part per PATCH. */
+  const TUS_S3_CHUNK = 8 * MiB;
   const size = Number(process.env.BENCH_S3_BYTES ?? 64 * MiB);
   const files = Number(process.env.BENCH_S3_FILES ?? 100);
   const onS3 = await startServer({ db: 'sqlite', storage: 's3' });
@@ -568,6 +571,36 @@ async function s3Column(): Promise<void> {
           return { bytes: size, seconds: (performance.now() - t0) / 1000 };
         },
         sdk: () => sdkPut(sdk, bucket, `bench/sdk-${Date.now()}.bin`, size),
+      },
+      {
+        // tus staged in the bucket (uploads/tus/): one 8 MiB part per PATCH, then a copy inside the bucket.
+        title: `S3: upload ${(size / MiB).toFixed(0)} MiB, tus in ${TUS_S3_CHUNK / MiB} MiB PATCHes`,
+        product: async () => {
+          const t0 = performance.now();
+          const writes = { ...cookie, Origin: onS3.url, 'X-Requested-With': 'XMLHttpRequest', 'Tus-Resumable': '1.0.0' };
+          const created = expectStatus(
+            await request(`${onS3.url}/api/upload/tus`, { method: 'POST', headers: { ...writes, 'Upload-Length': size, 'Upload-Metadata': `filename ${Buffer.from('tus-s3.bin').toString('base64')}`, 'Content-Length': 0 } }),
+            [201],
+            'tus creation on S3',
+          );
+          const location = new URL(String(created.headers.location), onS3.url).href;
+          for (let offset = 0; offset < size; offset += TUS_S3_CHUNK) {
+            const length = Math.min(TUS_S3_CHUNK, size - offset);
+            const body = Readable.from(
+              (async function* () {
+                let left = length;
+                for await (const block of patternBytes(length, 55 + offset)) {
+                  yield block.subarray(0, Math.min(block.length, left));
+                  left -= block.length;
+                }
+              })(),
+            );
+            const headers = { ...writes, 'Upload-Offset': offset, 'Content-Type': 'application/offset+octet-stream', 'Content-Length': length };
+            expectStatus(await request(location, { method: 'PATCH', headers, body }), [204], 'tus PATCH on S3');
+          }
+          return { bytes: size, seconds: (performance.now() - t0) / 1000 };
+        },
+        sdk: () => sdkPut(sdk, bucket, `bench/sdk-tus-${Date.now()}.bin`, size),
       },
     ];
     for (const r of rows3) {

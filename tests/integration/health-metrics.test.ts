@@ -114,6 +114,8 @@ describe('metrics with METRICS_TOKEN', () => {
     const owner = await registerUser(env.server.url);
     const folderId = await seedFolder(env.seed, owner.user.id, 'Metrics folder');
     const file = await seedFile(env.seed, owner.user.id, { name: 'm.bin', content: 'metrics bytes' });
+    // A picture recorded without its thumbnails: waiting in the thumbnail queue (the catch-up leaves files younger than 2 minutes).
+    await seedFile(env.seed, owner.user.id, { name: 'waiting.png', mimetype: 'image/png', content: 'not made yet' });
     expect((await owner.client.get(`/api/browse/folders/${folderId}`)).status).toBe(200);
     const got = await download(env.server.url, `/file/${file.id}`, owner.client);
     expect(got.status).toBe(200);
@@ -148,6 +150,12 @@ describe('metrics with METRICS_TOKEN', () => {
       expect(text, name).toContain(`${name}`);
     }
     expect(sample(text, 'cloud_drive_job_failures_total{job="trash purge"}')).toBe(0);
+    // Work waiting, read from the database (the same on every node).
+    expect(sample(text, 'cloud_drive_job_queue_depth{queue="thumbnails"}')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'cloud_drive_job_queue_depth{queue="remote_imports"}')).toBe(0);
+    expect(sample(text, 'cloud_drive_job_queue_depth{queue="upload_finishes"}')).toBe(0);
+    expect(sample(text, 'cloud_drive_jobs_overdue')).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'cloud_drive_job_consecutive_failures{job="trash purge"}')).toBe(0);
     expect((sample(text, 'cloud_drive_http_sent_bytes_total{route="file download"}') ?? 0) > 13).toBe(true);
     // Never the raw path: no item id reaches a label.
     expect(text).not.toContain(folderId);
@@ -156,6 +164,8 @@ describe('metrics with METRICS_TOKEN', () => {
       expect(sample(text, 'cloud_drive_db_pool_connections')).toBeGreaterThanOrEqual(1);
       expect(text).toContain('cloud_drive_db_pool_idle_connections');
       expect(text).toContain('cloud_drive_db_pool_waiting_clients');
+      expect(sample(text, 'cloud_drive_db_pool_busy_connections')).toBeGreaterThanOrEqual(0);
+      expect(sample(text, 'cloud_drive_db_pool_max_connections')).toBe(10);
     } else {
       expect(text).not.toContain('cloud_drive_db_pool_connections');
     }

@@ -169,7 +169,7 @@ describe.skipIf(!onPostgres)('three app nodes on one PostgreSQL and one S3 bucke
       .toContainEqual({ folder_ids: [null], item_ids: [folder] });
   });
 
-  it('needs the shared DATA_DIR for tus: a node with a data dir of its own does not find an upload begun elsewhere, while plain uploads and downloads work there', async () => {
+  it('needs no shared DATA_DIR for tus on S3: a node with a data dir of its own takes up an upload begun elsewhere (staged in the bucket), and plain uploads and downloads work there', async () => {
     const ownDir = await mkdtemp(path.join(os.tmpdir(), 'cd-test-own-'));
     const loner = await startServer({ alongside: nodes[0]!, env: { APP_URL: proxy.url, DATA_DIR: ownDir } });
     try {
@@ -180,11 +180,13 @@ describe.skipIf(!onPostgres)('three app nodes on one PostgreSQL and one S3 bucke
       const id = new URL(created.headers.get('location')!, proxy.url).pathname;
       const body = deterministicBytes(17, 0, 1000);
       expect((await tus(`${nodes[0]!.url}${id}`, { method: 'PATCH', headers: { ...auth, 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, body })).status).toBe(204);
-      // The shared-dir nodes see the staged bytes; the loner does not.
+      // Every node sees the staged bytes, the loner too, and the loner finishes the upload.
       expect((await tus(`${nodes[1]!.url}${id}`, { method: 'HEAD', headers: auth })).headers.get('upload-offset')).toBe('1000');
-      expect((await tus(`${loner.url}${id}`, { method: 'HEAD', headers: auth })).status).toBe(404);
+      expect((await tus(`${loner.url}${id}`, { method: 'HEAD', headers: auth })).headers.get('upload-offset')).toBe('1000');
       const patchOnLoner = await tus(`${loner.url}${id}`, { method: 'PATCH', headers: { ...auth, 'Upload-Offset': '1000', 'Content-Type': 'application/offset+octet-stream' }, body: deterministicBytes(17, 1000, 2000) });
-      expect(patchOnLoner.status).toBe(404);
+      expect(patchOnLoner.status, patchOnLoner.text).toBe(204);
+      const staged = await download(nodes[1]!.url, `/file/${patchOnLoner.headers.get('x-item-id')}`, client);
+      expect(sha256(staged.body)).toBe(sha256(deterministicBytes(17, 0, 2000)));
       // A plain upload stages nothing between requests: it works on the loner and reads back on another node.
       const direct = new Client(loner.url);
       for (const [name, value] of client.cookies) direct.cookies.set(name, value);

@@ -91,7 +91,7 @@ describe('STORAGE_DRIVER=s3', () => {
     expect(tail.body.equals(bytes.subarray(-5))).toBe(true);
   });
 
-  it('finishes a tus upload by streaming its staged file into the bucket, leaving nothing staged', async () => {
+  it('finishes a tus upload staged in the bucket, leaving nothing staged on the disk', async () => {
     const { client } = await registerUser(server.url);
     const size = 6 * 1024 * 1024 + 3;
     const { done } = tusClientUpload(server.url, { size, seed: 7, chunkSize: 2 * 1024 * 1024, headers: authHeaders(client), metadata: { filename: 'video.raw', filetype: 'application/octet-stream', parent_id: '', path: '' } });
@@ -199,7 +199,7 @@ describe('STORAGE_DRIVER=s3 when the storage goes away', () => {
     expect((await browse(client)).names).toEqual(['up.bin']);
   });
 
-  it('keeps a tus upload whose finish met the storage down, and finishes it on the next HEAD once it is back', async () => {
+  it('answers 503 to a tus PATCH while the storage is down, shows nothing, and takes the rest once it is back', async () => {
     const { client } = await registerUser(server.url);
     const bytes = randomBytes(300_000);
     const headers = { ...authHeaders(client), 'Tus-Resumable': '1.0.0', 'X-Forwarded-For': client.ip };
@@ -216,14 +216,18 @@ describe('STORAGE_DRIVER=s3 when the storage goes away', () => {
     try {
       const last = await patch(100_000, bytes.length);
       expect(last.status).toBe(503);
+      expect((await last.json()).code).toBe('storage_unavailable');
       expect((await browse(client)).names).toEqual([]);
     } finally {
       await s3.start();
     }
+    // The bytes staged in the bucket before it went are kept; the client resumes from there.
     const head = await fetch(location, { method: 'HEAD', headers });
     expect(head.status).toBe(200);
-    expect(head.headers.get('upload-offset')).toBe(String(bytes.length));
-    const id = head.headers.get('x-item-id')!;
+    expect(head.headers.get('upload-offset')).toBe('100000');
+    const rest = await patch(100_000, bytes.length);
+    expect(rest.status).toBe(204);
+    const id = rest.headers.get('x-item-id')!;
     expect((await browse(client)).names).toEqual(['late.bin']);
     expect(sha256((await download(server.url, `/file/${id}`, client)).body)).toBe(sha256(bytes));
   });

@@ -83,17 +83,19 @@ export async function createPgDatabase(): Promise<{ url: string; drop: () => Pro
  * storage, on a port of its own (its stop leaves them to that server's).
  */
 export async function startServer(
-  options: { db?: TestDb; env?: Record<string, string>; reuse?: RunningServer; alongside?: RunningServer; join?: RunningServer; installed?: boolean; storage?: TestStorage } = {},
+  options: { db?: TestDb; env?: Record<string, string>; reuse?: RunningServer; alongside?: RunningServer; join?: RunningServer; installed?: boolean; storage?: TestStorage; ownDataDir?: boolean } = {},
 ): Promise<RunningServer> {
   const reuse = options.reuse;
   // A second app node: the first one's database, data dir and storage, on a port of its own; the first one cleans them up.
   const alongside = options.alongside ?? options.join;
+  // `ownDataDir`: a node alongside with a data dir of its own (another machine), removed by its own cleanup.
+  const sharedDir = alongside && !options.ownDataDir ? alongside.dataDir : undefined;
   // TEST_STORAGE=s3 runs a suite's servers on S3 (an s3rver each); the default is the local disk.
   const storage = options.storage ?? ((process.env.TEST_STORAGE as TestStorage | undefined) ?? 'local');
   const s3 = reuse ? reuse.s3 : alongside ? null : storage === 's3' ? await startS3() : null;
   const storageEnv = alongside?.storageEnv ?? s3?.env ?? {};
   const db = reuse?.db ?? alongside?.db ?? options.db ?? ((process.env.TEST_DB as TestDb | undefined) ?? 'sqlite');
-  const dataDir = reuse?.dataDir ?? alongside?.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'cd-test-')));
+  const dataDir = reuse?.dataDir ?? sharedDir ?? (await mkdtemp(path.join(os.tmpdir(), 'cd-test-')));
   const port = reuse?.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const pgDb = reuse
@@ -133,7 +135,7 @@ export async function startServer(
     if (process.env.TEST_SERVER_LOGS) console.log(logs.filter((l) => !l.includes('"level":30')).join('\n'));
     await pgDb?.drop();
     await s3?.stop();
-    if (!alongside) await rm(dataDir, { recursive: true, force: true });
+    if (!sharedDir) await rm(dataDir, { recursive: true, force: true });
   };
   try {
     await waitForListening(child, logs, exited);

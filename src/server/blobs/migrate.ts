@@ -132,6 +132,8 @@ export async function migrateBlobs(source: BlobStore, target: BlobStore, options
   const inFlight = new Set<Promise<void>>();
   const limit = Math.max(1, options.concurrency ?? 4);
   for await (const blob of source.list('')) {
+    // tus uploads in progress staged in a bucket (uploads/tus-staging-s3.ts) are not blobs.
+    if (blob.key.startsWith('uploads/')) continue;
     report.blobs += 1;
     report.bytes += blob.size;
     const run = copyOne(blob.key, blob.size)

@@ -6,6 +6,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { ConfigError } from '../config/env.ts';
 import type { Logger } from '../logging/logger.ts';
 import { storageUnavailable } from './errors.ts';
+import { sweepMultipartUploads, type Multipart } from './s3-multipart.ts';
 import { assertBlobKey, assertListPrefix, isBlobKey, type BlobStat, type BlobStore } from './store.ts';
 
 export interface S3Settings {
@@ -33,6 +34,8 @@ const PART_QUEUE = 2;
 const MAX_PARTS = 10_000;
 /** S3's limit per DeleteObjects request. */
 const DELETE_BATCH = 1000;
+/** S3's limit for one CopyObject; a larger object is copied as a stream. */
+const COPY_LIMIT = 5 * 1024 * 1024 * 1024;
 const READ_HIGH_WATER_MARK = 256 * 1024;
 
 interface SdkError {
@@ -69,8 +72,9 @@ export async function createS3Client(settings: S3Settings): Promise<S3Client> {
  * PUT for a small blob, a multipart upload for a large one, aborted on failure, so nothing is
  * visible until the blob is complete); reads stream with the byte range passed to S3.
  */
-export async function createS3BlobStore(settings: S3Settings, logger: Logger, options: { client?: S3Client; listPageSize?: number } = {}): Promise<BlobStore> {
-  const { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command } = await loadSdk();
+export async function createS3BlobStore(settings: S3Settings, logger: Logger, options: { client?: S3Client; listPageSize?: number; copyLimit?: number } = {}): Promise<BlobStore> {
+  const sdk = await loadSdk();
+  const { CopyObjectCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command } = sdk;
   const { Upload } = await import('@aws-sdk/lib-storage');
   const client = options.client ?? (await createS3Client(settings));
   const Bucket = settings.bucket;
@@ -80,6 +84,10 @@ export async function createS3BlobStore(settings: S3Settings, logger: Logger, op
     logger.error({ err: error, action, key, bucket: Bucket }, 'the S3 storage failed');
     return storageUnavailable();
   };
+
+  const multipart: Multipart = { client, sdk, bucket: Bucket, logger };
+  // Keys this process is putting now: their multipart uploads are never swept, however slow.
+  const writing = new Map<string, number>();
 
   const store: BlobStore = {
     put(key, source) {
@@ -176,6 +184,38 @@ export async function createS3BlobStore(settings: S3Settings, logger: Logger, op
       return getSignedUrl(client, command, { expiresIn: expiresInSeconds });
     },
 
+    async sweepTemporary(staleBefore) {
+      // Multipart uploads of puts that died with their node (tus staging, under uploads/, has its own sweep).
+      try {
+        return await sweepMultipartUploads(multipart, { prefix: '', before: staleBefore.getTime(), keep: (u) => u.key.startsWith('uploads/') || writing.has(u.key) });
+      } catch (error) {
+        throw unavailable(error, 'sweep multipart uploads');
+      }
+    },
+
+    bucket: {
+      client,
+      name: Bucket,
+      sdk,
+      unavailable,
+      multipart,
+      async copy(from, to) {
+        assertBlobKey(to);
+        const source = await store.stat(from);
+        if (!source) throw Object.assign(new Error(`No blob ${from}`), { code: 'ENOENT' });
+        if (source.size > (options.copyLimit ?? COPY_LIMIT)) {
+          const partSize = Math.max(PART_SIZE, Math.ceil(source.size / MAX_PARTS));
+          return upload(to, store.get(from), partSize);
+        }
+        try {
+          await client.send(new CopyObjectCommand({ Bucket, Key: to, CopySource: `${Bucket}/${from.split('/').map(encodeURIComponent).join('/')}` }));
+        } catch (error) {
+          throw unavailable(error, 'copy', from);
+        }
+        return { size: source.size, modifiedAt: new Date() };
+      },
+    },
+
     async probe() {
       try {
         await client.send(new HeadBucketCommand({ Bucket }));
@@ -187,6 +227,17 @@ export async function createS3BlobStore(settings: S3Settings, logger: Logger, op
 
   async function upload(key: string, source: Readable | AsyncIterable<Uint8Array>, partSize: number): Promise<BlobStat> {
     assertBlobKey(key);
+    writing.set(key, (writing.get(key) ?? 0) + 1);
+    try {
+      return await uploadCounted(key, source, partSize);
+    } finally {
+      const left = (writing.get(key) ?? 1) - 1;
+      if (left > 0) writing.set(key, left);
+      else writing.delete(key);
+    }
+  }
+
+  async function uploadCounted(key: string, source: Readable | AsyncIterable<Uint8Array>, partSize: number): Promise<BlobStat> {
     let size = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {

@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { Multipart } from './s3-multipart.ts';
 import { sharedSync } from './sync.ts';
 
 export interface BlobStat {
@@ -51,6 +53,24 @@ export interface BlobStore {
   presignedGet?(key: string, options: { expiresInSeconds: number; contentDisposition: string; contentType: string }): Promise<string>;
   /** Checks at boot that the store can be used; throws a ConfigError naming the variable to fix. */
   probe?(): Promise<void>;
+  /** The S3 bucket behind the store (absent for the local disk): tus keeps uploads in progress there (uploads/tus-staging-s3.ts). */
+  bucket?: S3Bucket;
+}
+
+/** What tus staging needs of an S3 store's bucket. */
+export interface S3Bucket {
+  client: S3Client;
+  name: string;
+  sdk: typeof import('@aws-sdk/client-s3');
+  /**
+   * Copies the object `from` to the blob `to` inside the bucket without the bytes passing through
+   * this process when it can (CopyObject, up to 5 GiB), else streamed (read and written a part at a time).
+   */
+  copy(from: string, to: string): Promise<BlobStat>;
+  /** An SDK failure as the 503 the client sees, logged. */
+  unavailable(error: unknown, action: string, key?: string): Error;
+  /** For listing and aborting multipart uploads (s3-multipart.ts). */
+  multipart: Multipart;
 }
 
 const KEY = /^[a-z0-9][a-z0-9._-]{0,127}(\/[a-z0-9][a-z0-9._-]{0,127}){0,3}$/;

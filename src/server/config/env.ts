@@ -65,6 +65,9 @@ const EnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: flag.default('false'),
   S3_CHECKSUMS: z.enum(['when_supported', 'when_required']).default('when_supported'),
+  // Rate limits, budgets and password back-off in Redis instead of the database (limits/redis-store.ts).
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1-64 letters, digits, colons, dots, dashes or underscores').default('cloud-drive:'),
   // GET /metrics (src/server/metrics/): off unless set; then scrapes send `Authorization: Bearer <token>`.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 24`)').optional(),
   // On SIGTERM, /readyz fails at once but requests are still served this long before the drain
@@ -137,6 +140,8 @@ export interface Config {
   paymentApiBases: { stripe: string; paystack: string; paypal: string };
   /** METRICS_TOKEN: the bearer token of GET /metrics; null switches metrics off (prom-client is never loaded). */
   metricsToken: string | null;
+  /** REDIS_URL and REDIS_PREFIX: rate limits in Redis; null keeps them in the database. */
+  redis: { url: string; prefix: string } | null;
   /** SHUTDOWN_DELAY_SECONDS: how long after SIGTERM the server keeps serving (readiness failing) before it drains. */
   shutdownDelayMs: number;
   /** Test-only fault injection (CLOUD_DRIVE_FAULT); null in production. */
@@ -210,6 +215,7 @@ function toConfig(env: Env, cwd: string, storageSource: Config['storageSource'])
       paypal: env.PAYPAL_API_BASE ?? 'https://api-m.paypal.com',
     },
     metricsToken: env.METRICS_TOKEN ?? null,
+    redis: env.REDIS_URL ? { url: env.REDIS_URL, prefix: env.REDIS_PREFIX } : null,
     shutdownDelayMs: env.SHUTDOWN_DELAY_SECONDS * 1000,
     fault: env.CLOUD_DRIVE_FAULT ?? null,
   };

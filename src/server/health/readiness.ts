@@ -32,6 +32,8 @@ export function readinessChecks(ctx: AppContext): Record<string, Check> {
   return {
     database: () => sql`select 1`.execute(ctx.db),
     storage: () => ctx.blobs.stat(PROBE_KEY),
+    // Redis, when rate limits live there (REDIS_URL): without it sign-ins and shares answer 503.
+    ...(ctx.rateLimits.kind === 'redis' ? { redis: () => ctx.rateLimits.ping() } : {}),
   };
 }
 

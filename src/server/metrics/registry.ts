@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { pgPoolOf } from '../../../db/index.ts';
+import { registerQueueMetrics } from './queues.ts';
 
 /**
  * The process's Prometheus metrics (GET /metrics, only when METRICS_TOKEN is set). prom-client is
@@ -56,7 +57,10 @@ export async function createMetrics(ctx: AppContext): Promise<Metrics> {
     gauge('cloud_drive_db_pool_connections', 'PostgreSQL connections the pool holds (busy and idle).', () => pool.totalCount);
     gauge('cloud_drive_db_pool_idle_connections', 'PostgreSQL connections idle in the pool.', () => pool.idleCount);
     gauge('cloud_drive_db_pool_waiting_clients', 'Queries waiting for a free PostgreSQL connection.', () => pool.waitingCount);
+    gauge('cloud_drive_db_pool_busy_connections', 'PostgreSQL connections of the pool running a query now.', () => pool.totalCount - pool.idleCount);
+    gauge('cloud_drive_db_pool_max_connections', 'The most connections the pool opens.', () => pool.options.max ?? 10);
   }
+  registerQueueMetrics(client, register, ctx);
 
   return {
     request(s) {

@@ -40,6 +40,12 @@ export async function pendingThumbnails(ctx: AppContext, afterId: string | null,
   return (await query.execute()).map((row) => row.id);
 }
 
+/** How many live files wait for thumbnails (the receiving node's queue or the catch-up): the metrics' queue depth. */
+export async function countPendingThumbnails(ctx: AppContext): Promise<number> {
+  const row = await ctx.db.selectFrom('items').select((eb) => eb.fn.countAll<number>().as('n')).where(pendingPredicate).where(thumbnailable).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /** One pass over every pending file, CONCURRENCY at a time; answers what happened. */
 export async function catchUpThumbnails(ctx: AppContext): Promise<{ tried: number; made: number }> {
   let after: string | null = null;

@@ -1,10 +1,9 @@
-import { readdir, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { AppContext } from '../context.ts';
 import { isAppError } from '../http/errors.ts';
 import { discardBlob, listIntents, type Intent } from './intents.ts';
-import { completeTusUpload, readUploadInfo, tusDirectory } from './tus-finish.ts';
+import { completeTusUpload } from './tus-finish.ts';
+import { stagingFor } from './tus-staging.ts';
 
 const ID = /^[0-9a-f]{32}$/;
 const BATCH = 100;
@@ -50,14 +49,11 @@ export async function recoverUploads(ctx: AppContext, options: { before: Date | 
     await yieldToLoop();
   }
   if (options.before === null) {
-    const directory = tusDirectory(ctx);
-    const names = await readdir(directory).catch(() => [] as string[]);
-    for (const name of names) {
-      const id = name.endsWith('.json') ? name.slice(0, -5) : '';
-      if (!ID.test(id)) continue;
-      const info = await readUploadInfo(directory, id);
+    const staging = await stagingFor(ctx);
+    for (const id of await staging.listIds()) {
+      const info = await staging.readInfo(id);
       if (!info || info.finished || info.size === undefined || !info.metadata?.owner) continue;
-      const size = (await stat(path.join(directory, id)).catch(() => null))?.size;
+      const size = await staging.stagedSize(id);
       if (size === undefined || size === info.size) await settle({ id, ownerId: info.metadata.owner });
     }
   }

@@ -1,6 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { AppContext } from '../context.ts';
 import { isStorageUnavailable } from '../blobs/errors.ts';
 import { faultPoint } from '../faults.ts';
@@ -12,7 +9,8 @@ import { finishUpload, uploadFinished } from './finish.ts';
 import { discardBlob, dropIntent, findIntent, recordIntent } from './intents.ts';
 import { uploadPolicy } from './limits.ts';
 import { relativeFolders, uploadName } from './names.ts';
-import { judgeType, readHead } from './sniff.ts';
+import { judgeType } from './sniff.ts';
+import { stagingFor, type TusStaging } from './tus-staging.ts';
 
 /**
  * Finishing a tus upload whose bytes are complete, so that a crash at any point of it can be
@@ -21,8 +19,8 @@ import { judgeType, readHead } from './sniff.ts';
  * 1. an item already holding the upload's blob: done (a crash after the commit), answer it;
  * 2. the intent (intents.ts), written once with everything the item needs (name, folder, the type
  *    judged from the bytes, size, binding), before the bytes move;
- * 3. the data file renamed into the blob store under a key made from the upload id, unless a
- *    crash left it there already;
+ * 3. the staged bytes moved into the blob store under a key made from the upload id (a rename on
+ *    the local disk, a copy inside the bucket on S3: tus-staging.ts), unless a crash left them there already;
  * 4. finishUpload: quota re-check, the item, and the intent taken, in one transaction;
  * 5. the upload's metadata marked finished (HEAD answers the item from then on).
  *
@@ -50,33 +48,14 @@ interface TusFinish {
   binding: string | null;
 }
 
-export const tusDirectory = (ctx: AppContext) => path.join(ctx.config.dataDir, 'uploads', 'tus');
-
 /** The blob a tus upload becomes: named by its id, so a restart knows where to look. */
 export function tusBlobKey(ownerId: string, uploadId: string): string {
   const hex = uploadId.toLowerCase();
   return `files/${ownerId.toLowerCase()}/${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-export async function readUploadInfo(directory: string, id: string): Promise<StoredUpload | undefined> {
-  try {
-    return JSON.parse(await readFile(path.join(directory, `${id}.json`), 'utf8')) as StoredUpload;
-  } catch {
-    return undefined;
-  }
-}
-
-export async function discardUpload(directory: string, id: string): Promise<void> {
-  await rm(path.join(directory, id), { force: true });
-  await rm(path.join(directory, `${id}.json`), { force: true });
-}
-
-/** Written beside and renamed over, so a crash leaves the old metadata or the new, never half. */
-async function markFinished(ctx: AppContext, directory: string, info: StoredUpload, item: ItemWithCount): Promise<void> {
-  const file = path.join(directory, `${info.id}.json`);
-  const tmp = `${file}.${randomUUID()}.tmp`;
-  await writeFile(tmp, JSON.stringify({ ...info, offset: item.size, finished: { item_id: item.id, at: ctx.clock.now().toISOString() } }));
-  await rename(tmp, file);
+async function markFinished(ctx: AppContext, staging: TusStaging, info: StoredUpload, item: ItemWithCount): Promise<void> {
+  await staging.writeInfo({ ...info, offset: item.size, finished: { item_id: item.id, at: ctx.clock.now().toISOString() } });
 }
 
 const gone = () => new AppError(410, 'The upload is gone; send it again.');
@@ -94,17 +73,16 @@ export function completeTusUpload(ctx: AppContext, upload: { id: string; ownerId
 }
 
 async function complete(ctx: AppContext, { id, ownerId }: { id: string; ownerId: string }): Promise<ItemWithCount> {
-  const directory = tusDirectory(ctx);
-  const file = path.join(directory, id);
+  const staging = await stagingFor(ctx);
   const blobKey = tusBlobKey(ownerId, id);
-  const info = await readUploadInfo(directory, id);
+  const info = await staging.readInfo(id);
   const done = await findFileByBlobKey(ctx.db, blobKey);
   if (done) {
-    if (info && !info.finished) await markFinished(ctx, directory, info, done);
+    if (info && !info.finished) await markFinished(ctx, staging, info, done);
     return done;
   }
   let intent = await findIntent(ctx.db, blobKey);
-  const size = intent ? undefined : (await stat(file).catch(() => null))?.size;
+  const size = intent ? undefined : await staging.stagedSize(id);
   if (!intent && info?.size !== undefined && size !== undefined && size < info.size) throw new AppError(409, 'The upload is not complete.');
   try {
     const policy = await uploadPolicy(ctx, await findUserById(ctx, ownerId));
@@ -112,7 +90,7 @@ async function complete(ctx: AppContext, { id, ownerId }: { id: string; ownerId:
       if (!info || info.size === undefined || size !== info.size) throw gone();
       const meta = info.metadata ?? {};
       const name = uploadName(meta.filename ?? undefined);
-      const mimetype = await judgeType(policy, await readHead(file), name, meta.filetype);
+      const mimetype = await judgeType(policy, await staging.readHead(id), name, meta.filetype);
       const finish: TusFinish = { parentId: meta.parent_id ? meta.parent_id : null, folders: relativeFolders(meta.path ?? undefined), name, mimetype, size, binding: meta.binding ?? null };
       faultPoint(ctx, 'tus-finish-before-intent');
       await recordIntent(ctx, { blob_key: blobKey, owner_id: ownerId, upload_id: id, finish: JSON.stringify(finish) });
@@ -123,12 +101,12 @@ async function complete(ctx: AppContext, { id, ownerId }: { id: string; ownerId:
       await discardBlob(ctx, blobKey);
       throw gone();
     }
-    // The bytes into the blob store: a rename on the same disk, streamed up to S3 (the local file
-    // goes after the object exists). A crash may have moved them already.
+    // The bytes into the blob store: a rename on the same disk, a copy inside the bucket on S3 (the
+    // staged bytes go after the blob exists). A crash may have moved them already.
     let stored = await ctx.blobs.stat(blobKey);
-    if (stored) await rm(file, { force: true }); // a copy across disks that was cut short after the put
-    else if (await stat(file).catch(() => null)) stored = await ctx.blobs.adopt(blobKey, file);
-    else {
+    if (stored) await staging.removeData(id); // a copy that was cut short after the blob was written
+    else stored = await staging.adopt(blobKey, id);
+    if (!stored) {
       await dropIntent(ctx.db, blobKey);
       throw gone();
     }
@@ -140,14 +118,14 @@ async function complete(ctx: AppContext, { id, ownerId }: { id: string; ownerId:
     const item = await finishUpload(ctx, policy, { ownerId, parentId: finish.parentId, folders: finish.folders, name: finish.name, mimetype: finish.mimetype, size: stored.size, blobKey, reservationId: id });
     faultPoint(ctx, 'tus-finish-after-commit');
     await uploadFinished(ctx, item, finish.binding);
-    if (info) await markFinished(ctx, directory, info, item);
+    if (info) await markFinished(ctx, staging, info, item);
     return item;
   } catch (error) {
     // The storage is down (503): the bytes and the intent stay, and the next HEAD or PATCH (or the
     // start-up recovery) finishes the upload once it is back.
     if (isStorageUnavailable(error)) throw error;
     // A refused or lost upload is over: its files go (finishUpload removed the blob and the intent).
-    await discardUpload(directory, id);
+    await staging.discard(id);
     throw error;
   }
 }

@@ -1,8 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readdir, rm, stat } from 'node:fs/promises';
-import path from 'node:path';
-import { FileStore } from '@tus/file-store';
-import { Server, Upload } from '@tus/server';
+import { Server, type Upload } from '@tus/server';
 import { actorOf, bindingOf, uploader, viewOfNode, type Principal } from '../auth/principal.ts';
 import type { Actor } from '../files/access.ts';
 import type { AppContext } from '../context.ts';
@@ -18,12 +15,13 @@ import { checkBeforeBytes, uploadPolicy } from './limits.ts';
 import { releaseReservation, renewLiveReservations, reserve, sweepReservations, touchReservation } from './reservations.ts';
 import { relativeFolders, uploadName } from './names.ts';
 import { isStorageUnavailable } from '../blobs/errors.ts';
-import { completeTusUpload, readUploadInfo, type StoredUpload } from './tus-finish.ts';
+import { completeTusUpload, type StoredUpload } from './tus-finish.ts';
+import { ID, stagingFor, type TusStaging } from './tus-staging.ts';
 import { sweepChunks } from './chunks.ts';
 import { tusLocker } from './tus-locker.ts';
 
 /**
- * Resumable uploads over tus 1.0 at /api/upload/tus (@tus/server + @tus/file-store): core,
+ * Resumable uploads over tus 1.0 at /api/upload/tus (@tus/server, staged by tus-staging.ts): core,
  * creation, creation-with-upload, termination and expiration. (@tus/file-store offers no checksum
  * extension and we do not advertise one; creation-defer-length is switched off: the length must be
  * known to check the limits before the bytes flow.)
@@ -50,14 +48,14 @@ import { tusLocker } from './tus-locker.ts';
  * - Creation reserves the Upload-Length against the owner's quota and counts against the cap of
  *   open uploads (`max_open_uploads`), atomically (reservations.ts); the reservation goes when the
  *   upload becomes an item, is terminated (DELETE) or is swept.
- * - Upload files live in DATA_DIR/uploads/tus (data plus `<id>.json` metadata), so an upload
- *   resumes after a server restart, or on another app node sharing DATA_DIR (the upload's lock is
- *   a PostgreSQL advisory lock then, tus-locker.ts); the sweep removes an unfinished one once nothing arrived for
+ * - Uploads in progress are staged (tus-staging.ts) in DATA_DIR/uploads/tus (data plus `<id>.json`
+ *   metadata), or in the bucket under `uploads/tus/` with STORAGE_DRIVER=s3, so an upload resumes
+ *   after a server restart, or on another app node (sharing DATA_DIR, or any node on S3; the
+ *   upload's lock is a PostgreSQL advisory lock then, tus-locker.ts); the sweep removes an unfinished one once nothing arrived for
  *   `upload_abandon_seconds` (a setting), and any after UPLOAD_EXPIRY_SECONDS (the hard maximum,
  *   from its creation; Upload-Expires names that one).
  */
 export const TUS_PATH = '/api/upload/tus';
-const ID = /^[0-9a-f]{32}$/;
 
 export function isTusRequest(pathname: string): boolean {
   return pathname === TUS_PATH || pathname.startsWith(`${TUS_PATH}/`);
@@ -65,51 +63,12 @@ export function isTusRequest(pathname: string): boolean {
 
 interface TusUploads {
   server: Server;
-  store: FileStore;
-  directory: string;
+  staging: TusStaging;
   /** The principal of each request the tus server is handling. */
   principals: WeakMap<IncomingMessage, Principal>;
 }
 
-const instances = new WeakMap<AppContext, TusUploads>();
-
-/**
- * The file store, knowing finished uploads (their data is in the blob store, their offset is their
- * size) and freeing an upload's reservation when it is terminated.
- */
-class UploadStore extends FileStore {
-  private readonly ctx: AppContext;
-  readonly onRemoved: (id: string) => Promise<void>;
-
-  constructor(ctx: AppContext, options: ConstructorParameters<typeof FileStore>[0], onRemoved: (id: string) => Promise<void>) {
-    super(options);
-    this.ctx = ctx;
-    this.onRemoved = onRemoved;
-  }
-
-  override async remove(id: string): Promise<void> {
-    await super.remove(id);
-    await this.onRemoved(id);
-  }
-
-  override async getUpload(id: string): Promise<Upload> {
-    const info = (await this.configstore.get(id)) as StoredUpload | undefined;
-    const whole = (i: StoredUpload) => new Upload({ id, size: i.size, offset: i.size ?? 0, metadata: i.metadata ?? {}, ...(i.creation_date ? { creation_date: i.creation_date } : {}) });
-    if (info?.finished) return whole(info);
-    try {
-      return await super.getUpload(id);
-    } catch (error) {
-      // The data file went into the blob store under this request's feet: the upload is finishing
-      // (or a crash left it so). Wait for that (or finish it) rather than answer 410.
-      const owner = info?.metadata?.owner;
-      if ((error as { status_code?: number }).status_code !== 410 || !info || info.size === undefined || !owner) throw error;
-      await completeTusUpload(this.ctx, { id, ownerId: owner }).catch(() => {
-        throw error;
-      });
-      return whole(info);
-    }
-  }
-}
+const instances = new WeakMap<AppContext, Promise<TusUploads>>();
 
 function nodeRequest(req: unknown): IncomingMessage | undefined {
   return (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
@@ -127,12 +86,16 @@ function itemHeaders(item: ItemWithCount | undefined, id: string): Record<string
   return headers;
 }
 
-function uploadsFor(ctx: AppContext): TusUploads {
-  const existing = instances.get(ctx);
-  if (existing) return existing;
-  const directory = path.join(ctx.config.dataDir, 'uploads', 'tus');
-  const store = new UploadStore(ctx, { directory, expirationPeriodInMilliseconds: ctx.config.uploads.expiryMs }, (id) => releaseReservation(ctx.db, id));
-  store.extensions = store.extensions.filter((e) => e !== 'creation-defer-length');
+function uploadsFor(ctx: AppContext): Promise<TusUploads> {
+  let existing = instances.get(ctx);
+  if (!existing) {
+    existing = stagingFor(ctx).then((staging) => createUploads(ctx, staging));
+    instances.set(ctx, existing);
+  }
+  return existing;
+}
+
+function createUploads(ctx: AppContext, staging: TusStaging): TusUploads {
   const principals = new WeakMap<IncomingMessage, Principal>();
 
   const onUploadCreate = async (req: unknown, upload: Upload) => {
@@ -178,7 +141,7 @@ function uploadsFor(ctx: AppContext): TusUploads {
 
   const server = new Server({
     path: TUS_PATH,
-    datastore: store,
+    datastore: staging.store,
     relativeLocation: true,
     respectForwardedHeaders: false,
     allowedOrigins: (origin) => origin === ctx.config.appUrl.origin,
@@ -188,20 +151,13 @@ function uploadsFor(ctx: AppContext): TusUploads {
     onUploadFinish: onUploadFinish as never,
     locker: tusLocker(ctx),
   });
-  const instance = { server, store, directory, principals };
-  instances.set(ctx, instance);
-  return instance;
-}
-
-async function discard(directory: string, id: string): Promise<void> {
-  await rm(path.join(directory, id), { force: true });
-  await rm(path.join(directory, `${id}.json`), { force: true });
+  return { server, staging, principals };
 }
 
 /** Removes an unfinished tus upload's files and its reservation (an account being deleted). */
 export async function discardTusUpload(ctx: AppContext, id: string): Promise<void> {
   if (!ID.test(id)) return;
-  await discard(path.join(ctx.config.dataDir, 'uploads', 'tus'), id);
+  await (await stagingFor(ctx)).discard(id);
   await releaseReservation(ctx.db, id);
 }
 
@@ -221,12 +177,12 @@ async function handleTusRequest({ ctx, req, res, pathname, principal }: DataRequ
   const method = req.method ?? 'GET';
   const rest = pathname.slice(TUS_PATH.length).replace(/^\/|\/$/g, '');
   const id = rest === '' ? null : rest;
-  const tus = uploadsFor(ctx);
+  const tus = await uploadsFor(ctx);
   if (id === null) {
     // The length is reserved against the quota at creation, so it must be known then (a 4xx, not the library's 501).
     if (method === 'POST' && req.headers['upload-defer-length'] !== undefined) throw badRequest('Upload-Length is required: uploads of a length not yet known are not supported.');
   } else {
-    const info = ID.test(id) ? ((await tus.store.configstore.get(id)) as StoredUpload | undefined) : undefined;
+    const info = ID.test(id) ? await tus.staging.readInfo(id) : undefined;
     // A member's upload into a team folder is theirs while the membership lasts (asked again at every request).
     const resuming = info && principal.kind === 'user' ? await principalFor(ctx, principal, [info.metadata?.parent_id]) : principal;
     if (!info || (info.metadata?.binding ?? info.metadata?.owner) !== bindingOf(resuming)) throw notFound('The upload was not found.');
@@ -234,7 +190,7 @@ async function handleTusRequest({ ctx, req, res, pathname, principal }: DataRequ
       // A crash came after the last byte and before the item was recorded: finish it now.
       req.resume();
       await completeTusUpload(ctx, { id: info.id, ownerId: info.metadata?.owner ?? '' });
-      return answerFinished(ctx, req, res, tus, (await readUploadInfo(tus.directory, info.id)) ?? info);
+      return answerFinished(ctx, req, res, tus, (await tus.staging.readInfo(info.id)) ?? info);
     }
     if (info.finished) return answerFinished(ctx, req, res, tus, info);
     if (method === 'PATCH') {
@@ -242,6 +198,7 @@ async function handleTusRequest({ ctx, req, res, pathname, principal }: DataRequ
       if (type !== 'application/offset+octet-stream') throw unsupportedMediaType('A PATCH body must be sent as application/offset+octet-stream.');
       // A sign of life: the sweep measures abandonment from the last one.
       await touchReservation(ctx, id);
+      tus.staging.announceLength?.(id, Number(req.headers['content-length'] ?? Number.NaN));
     }
   }
   tus.principals.set(req, principal);
@@ -251,7 +208,7 @@ async function handleTusRequest({ ctx, req, res, pathname, principal }: DataRequ
 /** All its bytes arrived (or already moved to the blob store), yet it is not marked finished. */
 async function leftComplete(tus: TusUploads, info: StoredUpload): Promise<boolean> {
   if (info.size === undefined) return false;
-  const size = (await stat(path.join(tus.directory, info.id)).catch(() => null))?.size;
+  const size = await tus.staging.stagedSize(info.id);
   return size === undefined || size === info.size;
 }
 
@@ -261,7 +218,7 @@ async function answerFinished(ctx: AppContext, req: IncomingMessage, res: Server
   const size = info.size ?? 0;
   const method = req.method;
   if (method === 'DELETE') {
-    await rm(path.join(tus.directory, `${info.id}.json`), { force: true });
+    await tus.staging.discard(info.id);
     return void res.writeHead(204, { 'Tus-Resumable': '1.0.0' }).end();
   }
   const item = await findItemWithCount(ctx.db, info.finished!.item_id);
@@ -283,29 +240,23 @@ async function answerFinished(ctx: AppContext, req: IncomingMessage, res: Server
  * Driven by ctx.clock, so a test runs it with a later clock instead of waiting.
  */
 export async function sweepUploads(ctx: AppContext): Promise<{ removed: number }> {
-  const directory = path.join(ctx.config.dataDir, 'uploads', 'tus');
+  const staging = await stagingFor(ctx);
   const settings = await getSettings(ctx);
   const now = ctx.clock.now().getTime();
   const cutoff = now - ctx.config.uploads.expiryMs;
   const abandonCutoff = now - settings.upload_abandon_seconds * 1000;
   let removed = 0;
-  let names: string[] = [];
-  try {
-    names = await readdir(directory);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  const metadata = [...new Set(names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5)))].filter((id) => ID.test(id));
+  const metadata = await staging.listIds();
   const touched = await lastTouched(ctx, metadata);
   for (const id of metadata) {
-    const info = (await uploadsFor(ctx).store.configstore.get(id)) as StoredUpload | undefined;
+    const info = await staging.readInfo(id);
     if (info?.finished) {
       const since = Date.parse(info.finished.at);
       if (Number.isFinite(since) && since > cutoff) continue;
     } else if (info) {
       const created = Date.parse(info.creation_date ?? '');
-      // A PATCH still writing keeps the data file's mtime fresh.
-      const written = (await stat(path.join(directory, id)).catch(() => null))?.mtimeMs ?? 0;
+      // A PATCH still writing keeps the upload's last write fresh.
+      const written = await staging.writtenAt(id);
       const lastSign = Math.max(Number.isFinite(created) ? created : 0, written, touched.get(id) ?? 0);
       if (Number.isFinite(created) && created > cutoff && lastSign > abandonCutoff) {
         // Keeps the reservation of an upload still being written alive for the database half of the
@@ -315,19 +266,11 @@ export async function sweepUploads(ctx: AppContext): Promise<{ removed: number }
         continue;
       }
     }
-    await discard(directory, id);
+    await staging.discard(id);
     await releaseReservation(ctx.db, id);
     removed += 1;
   }
-  const known = new Set(metadata);
-  for (const name of names) {
-    if (!ID.test(name) || known.has(name)) continue;
-    const s = await stat(path.join(directory, name)).catch(() => null);
-    if (s && s.mtimeMs < cutoff) {
-      await rm(path.join(directory, name), { force: true });
-      removed += 1;
-    }
-  }
+  removed += await staging.sweepOrphans(cutoff, new Set(metadata));
   removed += await sweepChunks(ctx, settings);
   removed += (await ctx.blobs.sweepTemporary?.(new Date(now - settings.upload_idle_seconds * 1000))) ?? 0;
   const released = await sweepReservations(ctx, settings);
