@@ -32,7 +32,19 @@ export function renameChunks(files: OutputText[], chunkDir: string): OutputText[
   for (let round = 0; round < ROUNDS; round += 1) {
     names = new Map(parsed.filter((p) => p.own).map((p) => [p.own!, digest(`${names.get(p.own!)}\n${p.refs.map((r) => names.get(r)).join(',')}`)]));
   }
-  if (new Set(names.values()).size !== names.size) throw new Error('two bundle chunks got the same name: raise ROUNDS in scripts/package/chunk-names.ts');
+  // Chunks alike in their code and in what they import (two small re-export chunks, say) are told
+  // apart by where they are imported: which file (a chunk by its name so far) and at which place.
+  const importedAt = new Map<string, string[]>();
+  for (const p of parsed) {
+    const from = p.own ? names.get(p.own)! : path.basename(p.file.path);
+    p.refs.forEach((ref, place) => {
+      const list = importedAt.get(ref) ?? [];
+      list.push(`${from}:${place}`);
+      importedAt.set(ref, list);
+    });
+  }
+  names = new Map([...names].map(([own, name]) => [own, digest(`${name}\n${(importedAt.get(own) ?? []).sort().join(',')}`)]));
+  if (new Set(names.values()).size !== names.size) throw new Error('two bundle chunks got the same name (alike in code, imports and where they are imported): see scripts/package/chunk-names.ts');
   return parsed.map(({ file, own }) => ({
     path: own ? path.join(chunkDir, `${names.get(own)}.mjs`) : file.path,
     text: file.text.replace(reference, (_, name: string) => `${names.get(name)}.mjs`),
