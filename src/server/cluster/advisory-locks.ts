@@ -10,7 +10,7 @@ import type { AppContext } from '../context.ts';
  * once (advisory locks re-enter within one session, so this keeps two holders of one process apart);
  * on SQLite (one process) that in-process set is the whole lock.
  */
-export const LOCK_SPACE = { job: 1, tus: 2, deletion: 3 } as const;
+export const LOCK_SPACE = { job: 1, tus: 2, deletion: 3, chunk: 4 } as const;
 export type LockSpace = (typeof LOCK_SPACE)[keyof typeof LOCK_SPACE];
 
 export interface AdvisoryLocks {

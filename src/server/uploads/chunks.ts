@@ -1,11 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { isStorageUnavailable } from '../blobs/errors.ts';
 import type { AppContext } from '../context.ts';
+import { LOCK_SPACE, retainAdvisoryLocks } from '../cluster/advisory-locks.ts';
 import * as q from '../files/queries.ts';
 import type { ItemWithCount } from '../files/queries.ts';
 import { newBlobKey } from '../files/service.ts';
@@ -16,7 +14,8 @@ import { finishUpload } from './finish.ts';
 import { discardBlob, recordIntent } from './intents.ts';
 import { committedBytes, freeBytes, overQuota, tooLarge, uploadLimit, type UploadPolicy } from './limits.ts';
 import { releaseReservation, tooManyOpenUploads } from './reservations.ts';
-import { CountingSniffer, judgeType, readHead } from './sniff.ts';
+import { CountingSniffer, judgeType } from './sniff.ts';
+import { chunkStagingFor, KEY, lostUpload, type ChunkStaging, type PartialUpload } from './chunk-staging.ts';
 
 /**
  * Chunked uploads through POST /api/upload (SPEC §7 "Chunk upload through the store"): the
@@ -42,8 +41,10 @@ import { CountingSniffer, judgeType, readHead } from './sniff.ts';
  * over: its partial bytes and reservation go. A chunk cut off or malformed (400) is dropped and
  * may be sent again at the same offset.
  *
- * Partial bytes live in DATA_DIR/uploads/chunks (`<key>` and `<key>.json`, the key a hash of the
- * binding and the upload id), so they survive a restart; the upload sweep removes a partial that
+ * Partial bytes and their record live in the chunk staging (chunk-staging.ts: DATA_DIR/uploads/chunks,
+ * or the bucket with STORAGE_DRIVER=s3 so any node takes any chunk; the key a hash of the binding
+ * and the upload id), so they survive a restart; one chunk of an upload is received at a time
+ * across nodes (an advisory lock, cluster/advisory-locks.ts); the upload sweep removes a partial that
  * received nothing for `upload_abandon_seconds`, any after UPLOAD_EXPIRY_SECONDS. The last chunk
  * finishes through finish.ts with an intent like every upload path: the data file is renamed into
  * the blob store and recorded in one transaction, so the file appears exactly once. A last chunk
@@ -53,7 +54,6 @@ import { CountingSniffer, judgeType, readHead } from './sniff.ts';
  */
 export const CHUNK_SLACK = 64 * 1024;
 const UPLOAD_ID = /^[A-Za-z0-9_-]{16,64}$/;
-const KEY = /^[0-9a-f]{64}$/;
 
 export interface ChunkFields {
   uploadId: string;
@@ -93,59 +93,22 @@ function chunkConflict(message: string, code: string, details: { offset: number;
   return new AppError(409, message, { code, details, headers: { 'Upload-Offset': String(details.offset) } });
 }
 
-interface PartialUpload {
-  upload_id: string;
-  binding: string;
-  owner_id: string;
-  filename: string;
-  parent_id: string | null;
-  path: string;
-  /** Bytes received (and appended) so far: the data file is truncated back to this before a chunk. */
-  offset: number;
-  created_at: string;
-  touched_at: string;
-  /** Set before the data file moves into the blob store. */
-  finishing?: { blob_key: string };
-  finished?: { item_id: string; at: string };
-}
-
-export const chunksDirectory = (ctx: AppContext) => path.join(ctx.config.dataDir, 'uploads', 'chunks');
 const reservationId = (key: string) => `chunk:${key}`;
 
 function keyOf(binding: string, uploadId: string): string {
   return createHash('sha256').update(`${binding}\0${uploadId}`).digest('hex');
 }
 
-async function readPartial(directory: string, key: string): Promise<PartialUpload | undefined> {
-  try {
-    return JSON.parse(await readFile(path.join(directory, `${key}.json`), 'utf8')) as PartialUpload;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Written beside and renamed over, so a crash leaves the old state or the new, never half. */
-async function writePartial(directory: string, key: string, partial: PartialUpload): Promise<void> {
-  const file = path.join(directory, `${key}.json`);
-  const tmp = `${file}.${randomUUID()}.tmp`;
-  await writeFile(tmp, JSON.stringify(partial));
-  await rename(tmp, file);
-}
-
-async function removePartial(ctx: AppContext, directory: string, key: string): Promise<void> {
-  await rm(path.join(directory, key), { force: true });
-  await rm(path.join(directory, `${key}.json`), { force: true });
+async function removePartial(ctx: AppContext, staging: ChunkStaging, key: string): Promise<void> {
+  await staging.remove(key);
   await releaseReservation(ctx.db, reservationId(key));
 }
 
 /** Removes the partial behind a chunk reservation (`chunk:{key}`) and the reservation (an account being deleted). */
 export async function discardChunkedUpload(ctx: AppContext, reservation: string): Promise<void> {
   const key = reservation.slice('chunk:'.length);
-  if (reservation.startsWith('chunk:') && KEY.test(key)) await removePartial(ctx, chunksDirectory(ctx), key);
+  if (reservation.startsWith('chunk:') && KEY.test(key)) await removePartial(ctx, await chunkStagingFor(ctx), key);
 }
-
-/** Partials a request of this process is writing: one chunk at a time per upload, and the sweep leaves them alone. */
-const live = new Set<string>();
 
 /**
  * Sets the upload's reservation to its running total, atomically checked against the quota (and,
@@ -193,43 +156,46 @@ export type ChunkResult = { item: ItemWithCount } | { uploadId: string; offset: 
 
 /** Appends one chunk (see above); the item once the last is in, else the new offset. */
 export async function receiveChunk(ctx: AppContext, policy: UploadPolicy, source: Readable, input: ChunkInput): Promise<ChunkResult> {
-  const directory = chunksDirectory(ctx);
+  const staging = await chunkStagingFor(ctx);
   const key = keyOf(input.binding, input.chunk.uploadId);
-  if (live.has(key)) {
-    const current = await readPartial(directory, key);
-    throw chunkConflict('A chunk of this upload is being received; wait for its answer.', 'chunk_in_progress', { offset: current?.offset ?? 0 });
-  }
-  live.add(key);
+  // One chunk at a time per upload, on every node (a PostgreSQL advisory lock; in-process on SQLite).
+  const locks = retainAdvisoryLocks(ctx);
   try {
-    return await receiveLocked(ctx, policy, source, input, directory, key, await readPartial(directory, key));
+    if (!(await locks.tryLock(LOCK_SPACE.chunk, key))) {
+      const current = await staging.read(key);
+      throw chunkConflict('A chunk of this upload is being received; wait for its answer.', 'chunk_in_progress', { offset: current?.offset ?? 0 });
+    }
+    try {
+      return await receiveLocked(ctx, policy, source, input, staging, key, await staging.read(key));
+    } finally {
+      await locks.unlock(LOCK_SPACE.chunk, key);
+    }
   } finally {
-    live.delete(key);
+    await locks.release();
   }
 }
 
-async function receiveLocked(ctx: AppContext, policy: UploadPolicy, source: Readable, input: ChunkInput, directory: string, key: string, existing: PartialUpload | undefined): Promise<ChunkResult> {
+async function receiveLocked(ctx: AppContext, policy: UploadPolicy, source: Readable, input: ChunkInput, staging: ChunkStaging, key: string, existing: PartialUpload | undefined): Promise<ChunkResult> {
   const { chunk, target } = input;
   const now = ctx.clock.now().toISOString();
   if (existing) {
     const same = existing.filename === target.name && existing.parent_id === target.parentId && existing.path === target.folders.join('/');
     if (!same) throw validationError({ upload_id: ['This upload_id belongs to another file (its name, folder or path differ).'] });
     if (existing.finished) throw chunkConflict('The upload is complete.', 'upload_complete', { offset: existing.offset, item_id: existing.finished.item_id });
-    if (existing.finishing) return settleCrashed(ctx, directory, key, existing);
+    if (existing.finishing) return settleCrashed(ctx, staging, key, existing);
     if (chunk.offset !== existing.offset) throw chunkConflict(`The upload is at offset ${existing.offset}; send the chunk that starts there.`, 'offset_mismatch', { offset: existing.offset });
   } else if (chunk.offset !== 0) {
     // Never begun, swept, or someone else's: the same answer for each.
     throw notFound('The upload was not found; start it again at offset 0.');
   }
-  const partial: PartialUpload = existing ?? {
+  const partial: PartialUpload = existing ? { ...existing } : {
     upload_id: chunk.uploadId, binding: input.binding, owner_id: input.ownerId, filename: target.name, parent_id: target.parentId,
     path: target.folders.join('/'), offset: 0, created_at: now, touched_at: now,
   };
   const total = partial.offset;
-  const file = path.join(directory, key);
-  await mkdir(directory, { recursive: true });
-  if (existing && total > 0 && ((await stat(file).catch(() => null))?.size ?? 0) < total) {
+  if (existing && total > 0 && !(await staging.intact(key, existing))) {
     // Its bytes are gone (removed by hand, a disk restored from an older copy): it cannot go on.
-    await removePartial(ctx, directory, key);
+    await removePartial(ctx, staging, key);
     throw lostUpload();
   }
 
@@ -260,24 +226,23 @@ async function receiveLocked(ctx: AppContext, policy: UploadPolicy, source: Read
     failure ??= error;
   });
   try {
-    if (existing && total > 0) await truncate(file, total);
-    await pipeline(source, counter, createWriteStream(file, { flags: existing && total > 0 ? 'r+' : 'w', start: total }));
+    await pipeline(source, counter, await staging.sink(key, existing, partial, chunk.isLast));
   } catch (error) {
     const reason = failure ?? error;
-    await dropChunk(ctx, directory, key, existing, total, reason);
+    await dropChunk(ctx, staging, key, existing, partial, reason);
     throw reason;
   }
   try {
     partial.offset = total + counter.bytes;
     partial.touched_at = now;
     await holdTotal(ctx, policy, { key, ownerId: input.ownerId, bytes: partial.offset, transit: input.transit, isNew: !existing });
-    await writePartial(directory, key, partial);
+    await staging.save(key, partial, existing);
   } catch (error) {
-    await dropChunk(ctx, directory, key, existing, total, error);
+    await dropChunk(ctx, staging, key, existing, partial, error);
     throw error;
   }
   if (!chunk.isLast) return { uploadId: chunk.uploadId, offset: partial.offset };
-  return { item: await finishChunked(ctx, policy, directory, key, partial, input.declaredType, total) };
+  return { item: await finishChunked(ctx, policy, staging, key, partial, input.declaredType, existing) };
 }
 
 function chunkTooLarge(cap: number): AppError {
@@ -288,27 +253,26 @@ function chunkTooLarge(cap: number): AppError {
  * After a failed chunk: a chunk cut off, malformed or over the chunk cap is dropped (the file is
  * truncated back, a new upload removed) and may be sent again; any other refusal ends the upload.
  */
-async function dropChunk(ctx: AppContext, directory: string, key: string, existing: PartialUpload | undefined, total: number, error: unknown): Promise<void> {
+async function dropChunk(ctx: AppContext, staging: ChunkStaging, key: string, existing: PartialUpload | undefined, next: PartialUpload, error: unknown): Promise<void> {
   const retryable = isAppError(error) && (error.status === 400 || error.code === 'chunk_too_large');
   try {
-    if (retryable && existing) await truncate(path.join(directory, key), total);
-    else await removePartial(ctx, directory, key);
+    if (retryable && existing) await staging.rollback(key, existing, next);
+    else await removePartial(ctx, staging, key);
   } catch (cleanup) {
     ctx.logger.error({ err: cleanup, key }, 'could not clean up a failed chunk');
   }
 }
 
 /** The last chunk is in: the data file becomes the item, exactly once (finish.ts and its intent). */
-async function finishChunked(ctx: AppContext, policy: UploadPolicy, directory: string, key: string, partial: PartialUpload, declaredType: string | null | undefined, beforeLast: number): Promise<ItemWithCount> {
-  const file = path.join(directory, key);
+async function finishChunked(ctx: AppContext, policy: UploadPolicy, staging: ChunkStaging, key: string, partial: PartialUpload, declaredType: string | null | undefined, beforeLast: PartialUpload | undefined): Promise<ItemWithCount> {
   let item: ItemWithCount;
   let blobKey: string | null = null;
   try {
-    const mimetype = await judgeType(policy, await readHead(file), partial.filename, declaredType);
+    const mimetype = await judgeType(policy, await staging.readHead(key, partial), partial.filename, declaredType);
     blobKey = newBlobKey(partial.owner_id);
-    await writePartial(directory, key, { ...partial, finishing: { blob_key: blobKey } });
+    await staging.save(key, { ...partial, finishing: { blob_key: blobKey } });
     await recordIntent(ctx, { blob_key: blobKey, owner_id: partial.owner_id, upload_id: null, finish: null });
-    const stored = await ctx.blobs.adopt(blobKey, file);
+    const stored = await staging.adopt(blobKey, key, partial);
     item = await finishUpload(ctx, policy, {
       ownerId: partial.owner_id, parentId: partial.parent_id, folders: partial.path ? partial.path.split('/') : [], name: partial.filename,
       mimetype, size: stored.size, blobKey, reservationId: reservationId(key),
@@ -318,31 +282,34 @@ async function finishChunked(ctx: AppContext, policy: UploadPolicy, directory: s
       // The storage is down (503): the upload goes back to before its last chunk, which may be
       // sent again once the storage is back (its bytes are cut off then, as for any retry).
       if (blobKey) await discardBlob(ctx, blobKey);
-      await writePartial(directory, key, { ...partial, offset: beforeLast }).catch((e: unknown) => ctx.logger.error({ err: e, key }, 'could not reopen a chunked upload'));
+      const committed = beforeLast ?? { ...partial, offset: 0, staged: undefined };
+      const reopened = await staging.reopen(key, committed, partial).catch((e: unknown) => {
+        ctx.logger.error({ err: e, key }, 'could not reopen a chunked upload');
+        return true;
+      });
+      if (!reopened) await removePartial(ctx, staging, key).catch((e: unknown) => ctx.logger.error({ err: e, key }, 'could not remove a lost chunked upload'));
       throw error;
     }
     // Refused at the end (the type, the quota, the folder gone): the upload is over (finishUpload
     // removed its blob already; one that failed before it is removed here).
     if (blobKey) await discardBlob(ctx, blobKey);
-    await removePartial(ctx, directory, key).catch((e: unknown) => ctx.logger.error({ err: e, key }, 'could not remove a refused chunked upload'));
+    await removePartial(ctx, staging, key).catch((e: unknown) => ctx.logger.error({ err: e, key }, 'could not remove a refused chunked upload'));
     throw error;
   }
-  await writePartial(directory, key, { ...partial, finished: { item_id: item.id, at: ctx.clock.now().toISOString() } });
+  await staging.save(key, { ...partial, finished: { item_id: item.id, at: ctx.clock.now().toISOString() } });
   return item;
 }
 
 /** A partial a crash caught while finishing: its item if it was recorded, else it is lost (410). */
-async function settleCrashed(ctx: AppContext, directory: string, key: string, partial: PartialUpload): Promise<never> {
+async function settleCrashed(ctx: AppContext, staging: ChunkStaging, key: string, partial: PartialUpload): Promise<never> {
   const item = await findFileByBlobKey(ctx.db, partial.finishing!.blob_key);
   if (item) {
-    await writePartial(directory, key, { ...partial, finished: { item_id: item.id, at: ctx.clock.now().toISOString() } });
+    await staging.save(key, { ...partial, finished: { item_id: item.id, at: ctx.clock.now().toISOString() } });
     throw chunkConflict('The upload is complete.', 'upload_complete', { offset: partial.offset, item_id: item.id });
   }
-  await removePartial(ctx, directory, key);
+  await removePartial(ctx, staging, key);
   throw lostUpload();
 }
-
-const lostUpload = () => new AppError(410, 'The upload was lost; send the file again.', { code: 'upload_lost' });
 
 /**
  * The chunk half of the upload sweep (tus.ts sweepUploads): partials that received nothing for
@@ -351,32 +318,34 @@ const lostUpload = () => new AppError(410, 'The upload was lost; send the file a
  * Partials this process is writing are left alone. Driven by ctx.clock.
  */
 export async function sweepChunks(ctx: AppContext, settings: Settings): Promise<number> {
-  const directory = chunksDirectory(ctx);
+  const staging = await chunkStagingFor(ctx);
   const now = ctx.clock.now().getTime();
   const expired = now - ctx.config.uploads.expiryMs;
   const abandoned = now - settings.upload_abandon_seconds * 1000;
-  const names = await readdir(directory).catch(() => [] as string[]);
-  const records = new Set(names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5)).filter((k) => KEY.test(k)));
+  const records = new Set(await staging.listKeys());
+  const locks = retainAdvisoryLocks(ctx);
   let removed = 0;
-  for (const key of records) {
-    if (live.has(key)) continue;
-    const partial = await readPartial(directory, key);
-    const created = Date.parse(partial?.created_at ?? '');
-    const touched = Date.parse(partial?.touched_at ?? '');
-    const keep = partial?.finished
-      ? Date.parse(partial.finished.at) > expired
-      : Number.isFinite(created) && created > expired && Number.isFinite(touched) && touched > abandoned;
-    if (keep) continue;
-    await removePartial(ctx, directory, key);
-    removed += 1;
-  }
-  for (const name of names) {
-    if (!KEY.test(name) || records.has(name) || live.has(name)) continue;
-    const s = await stat(path.join(directory, name)).catch(() => null);
-    if (s && s.mtimeMs < expired) {
-      await rm(path.join(directory, name), { force: true });
-      removed += 1;
+  try {
+    for (const key of records) {
+      // A chunk being received (on any node) keeps its upload.
+      if (!(await locks.tryLock(LOCK_SPACE.chunk, key))) continue;
+      try {
+        const partial = await staging.read(key);
+        const created = Date.parse(partial?.created_at ?? '');
+        const touched = Date.parse(partial?.touched_at ?? '');
+        const keep = partial?.finished
+          ? Date.parse(partial.finished.at) > expired
+          : Number.isFinite(created) && created > expired && Number.isFinite(touched) && touched > abandoned;
+        if (keep) continue;
+        await removePartial(ctx, staging, key);
+        records.delete(key);
+        removed += 1;
+      } finally {
+        await locks.unlock(LOCK_SPACE.chunk, key);
+      }
     }
+  } finally {
+    await locks.release();
   }
-  return removed;
+  return removed + (await staging.sweepOrphans(expired, records));
 }
