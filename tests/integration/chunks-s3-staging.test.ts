@@ -128,6 +128,37 @@ describe('chunked uploads staged in the bucket (STORAGE_DRIVER=s3)', () => {
     expect(late.status, late.text).toBe(404);
   });
 
+  it('drops a chunk over the chunk cap (413) whose bytes had already made a part: the record is kept, the chunk goes again and the bytes come out right', async () => {
+    const { servers, s3, seed } = await nodes(1);
+    const server = servers[0]!;
+    const bucket = server.s3!.bucket;
+    const { client, user } = await registerUser(server.url);
+    const auth = authHeaders(client, await createToken(client));
+    const uploadId = newId();
+    const key = keyOf(user.id, uploadId);
+    const size = 3 * MiB + 8 * MiB + 128 * 1024;
+    expect((await sendChunk(server.url, auth, deterministicBytes(26, 0, 3 * MiB), { upload_id: uploadId, offset: '0', is_last: 'false' })).status).toBe(200);
+    const committed = await record(s3, bucket, key);
+    expect(committed.staged).toMatchObject({ parts: [], tail: 3 * MiB });
+    // 8 MiB + 128 KiB: over the cap (8 MiB + 64 KiB) only after the tail and 5 MiB of it made the first part.
+    const big = await sendChunk(server.url, auth, deterministicBytes(26, 3 * MiB, size), { upload_id: uploadId, offset: String(3 * MiB), is_last: 'true' });
+    expect(big.status, big.text).toBe(413);
+    expect(big.body.code).toBe('chunk_too_large');
+    const kept = await record(s3, bucket, key);
+    expect(kept.offset).toBe(3 * MiB);
+    expect(kept.staged).toMatchObject({ parts: [], tail: 3 * MiB, tailKey: committed.staged.tailKey });
+    // Its multipart upload was begun (and recorded, to be aborted if the upload is given up).
+    expect(kept.staged.multipart).toBeTruthy();
+    expect((await reservations(seed, user.id)).map((r) => Number(r.bytes))).toEqual([3 * MiB]);
+    // Smaller chunks finish it: part 1 is sent again over the dropped one.
+    const half = 3 * MiB + 4 * MiB;
+    expect((await sendChunk(server.url, auth, deterministicBytes(26, 3 * MiB, half), { upload_id: uploadId, offset: String(3 * MiB), is_last: 'false' })).status).toBe(200);
+    const last = await sendChunk(server.url, auth, deterministicBytes(26, half, size), { upload_id: uploadId, offset: String(half), is_last: 'true' });
+    expect(last.status, last.text).toBe(201);
+    expect(await storedSha256(seed, last.body.data.id)).toBe(sha256OfDeterministic(26, size));
+    expect(await staged(s3, bucket)).toEqual([`${key}.json`]);
+  });
+
   it.skipIf(!onPostgres)('takes the chunks of one upload alternately on two nodes with data dirs of their own, byte-identical; the sweep on either cleans an abandoned one', async () => {
     const { servers, s3, seed } = await nodes(2);
     const [a, b] = servers as [RunningServer, RunningServer];

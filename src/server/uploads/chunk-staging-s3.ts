@@ -14,14 +14,14 @@ import { isNotFound, PART_SIZE, stagedObjects } from './tus-s3-objects.ts';
  * Objects under `uploads/chunks/` (a folder the reconciler and storage:migrate leave alone):
  * - `<key>.json`, the record (chunks.ts's, with `staged`: the multipart upload's id and parts, and
  *   the tail's key and length). It is written after the bytes it counts are stored;
- * - a multipart upload on `<key>`, begun with the first full part (PART_SIZE, 8 MiB); completed into
+ * - a multipart upload on `<key>`, begun with the first full part (8 MiB, more after 1,000 parts); completed into
  *   the object `<key>` once the last chunk is in; a file of one part or less is one PUT of `<key>`;
  * - `<key>.tail.<random>`: the bytes after the last full part, read back and sent on with the next
  *   chunk's. Each chunk that leaves a tail writes a new one, so a failed chunk leaves the committed
  *   tail as it was (and its parts past the committed ones are sent again under the same numbers).
  * Plain S3 only, as for tus: no ListParts, UploadPartCopy or ListMultipartUploads; an abandoned
  * upload's multipart upload is aborted from its record (a server without AbortMultipartUpload is logged).
- * A chunk's bytes are held in memory only until a part is whole (at most PART_SIZE and one read).
+ * A chunk's bytes are held in memory only until a part is whole (at most a part and one read).
  */
 export const CHUNK_PREFIX = 'uploads/chunks/';
 
@@ -33,6 +33,12 @@ interface Staged {
   /** The multipart upload completed (or the whole file put): the object `<key>` holds every byte. */
   assembled?: boolean;
 }
+
+/**
+ * The size of the next part: the file's length is unknown until its last chunk, so parts grow by
+ * PART_SIZE every 1,000 (S3 allows 10,000 parts: about 430 GiB in all).
+ */
+const partSize = (staged: Staged) => PART_SIZE * (1 + Math.floor(staged.parts.length / 1000));
 
 const dataKey = (key: string) => `${CHUNK_PREFIX}${key}`;
 const infoKey = (key: string) => `${CHUNK_PREFIX}${key}.json`;
@@ -136,7 +142,7 @@ export function createS3ChunkStaging(_ctx: AppContext, bucket: S3Bucket): ChunkS
           pending.push(chunk);
           pendingBytes += chunk.length;
           (async () => {
-            while (pendingBytes >= PART_SIZE) await sendPart(take(PART_SIZE));
+            while (pendingBytes >= partSize(staged)) await sendPart(take(partSize(staged)));
           })().then(() => done(), done);
         },
         final(done) {
