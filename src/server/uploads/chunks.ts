@@ -158,12 +158,21 @@ export type ChunkResult = { item: ItemWithCount } | { uploadId: string; offset: 
 export async function receiveChunk(ctx: AppContext, policy: UploadPolicy, source: Readable, input: ChunkInput): Promise<ChunkResult> {
   const staging = await chunkStagingFor(ctx);
   const key = keyOf(input.binding, input.chunk.uploadId);
-  // One chunk at a time per upload, on every node (a PostgreSQL advisory lock; in-process on SQLite).
+  const inProgress = async () => {
+    const current = await staging.read(key);
+    return chunkConflict('A chunk of this upload is being received; wait for its answer.', 'chunk_in_progress', { offset: current?.offset ?? 0 });
+  };
+  // One chunk at a time per upload: a request of this process is answered at once; the lock (a
+  // PostgreSQL advisory lock across nodes, in-process on SQLite) is waited for a little, as the
+  // sweep holds it for a moment and a dead node's session takes a moment to end.
+  if (live.has(key)) throw await inProgress();
+  live.add(key);
   const locks = retainAdvisoryLocks(ctx);
   try {
-    if (!(await locks.tryLock(LOCK_SPACE.chunk, key))) {
-      const current = await staging.read(key);
-      throw chunkConflict('A chunk of this upload is being received; wait for its answer.', 'chunk_in_progress', { offset: current?.offset ?? 0 });
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    while (!(await locks.tryLock(LOCK_SPACE.chunk, key))) {
+      if (Date.now() >= deadline) throw await inProgress();
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
     try {
       return await receiveLocked(ctx, policy, source, input, staging, key, await staging.read(key));
@@ -171,9 +180,14 @@ export async function receiveChunk(ctx: AppContext, policy: UploadPolicy, source
       await locks.unlock(LOCK_SPACE.chunk, key);
     }
   } finally {
+    live.delete(key);
     await locks.release();
   }
 }
+
+/** Uploads a request of this process is receiving a chunk of. */
+const live = new Set<string>();
+const LOCK_WAIT_MS = 5_000;
 
 async function receiveLocked(ctx: AppContext, policy: UploadPolicy, source: Readable, input: ChunkInput, staging: ChunkStaging, key: string, existing: PartialUpload | undefined): Promise<ChunkResult> {
   const { chunk, target } = input;
@@ -254,7 +268,8 @@ function chunkTooLarge(cap: number): AppError {
  * truncated back, a new upload removed) and may be sent again; any other refusal ends the upload.
  */
 async function dropChunk(ctx: AppContext, staging: ChunkStaging, key: string, existing: PartialUpload | undefined, next: PartialUpload, error: unknown): Promise<void> {
-  const retryable = isAppError(error) && (error.status === 400 || error.code === 'chunk_too_large');
+  // The storage down (503, S3 staging) is not the upload's fault either: what it did not store is sent again.
+  const retryable = isStorageUnavailable(error) || (isAppError(error) && (error.status === 400 || error.code === 'chunk_too_large'));
   try {
     if (retryable && existing) await staging.rollback(key, existing, next);
     else await removePartial(ctx, staging, key);
