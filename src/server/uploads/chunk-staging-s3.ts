@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import type { Readable } from 'node:stream';
 import { abortMultipartUpload } from '../blobs/s3-multipart.ts';
 import type { S3Bucket } from '../blobs/store.ts';
 import type { AppContext } from '../context.ts';
@@ -46,7 +45,7 @@ const stagedOf = (p: PartialUpload | undefined): Staged => structuredClone((p?.s
 
 export function createS3ChunkStaging(_ctx: AppContext, bucket: S3Bucket): ChunkStaging {
   const { name: Bucket, sdk } = bucket;
-  const { send, readBytes, put, head, deleteKeys } = stagedObjects(bucket);
+  const { send, readBytes, readHead, put, head, deleteKeys } = stagedObjects(bucket);
   const remove = async (keys: string[]) => {
     for (let i = 0; i < keys.length; i += 1000) await deleteKeys(keys.slice(i, i + 1000));
   };
@@ -176,21 +175,7 @@ export function createS3ChunkStaging(_ctx: AppContext, bucket: S3Bucket): ChunkS
     },
     async readHead(key, partial) {
       await assemble(key, partial);
-      try {
-        const answer = await send<{ Body: Readable }>('get', dataKey(key), new sdk.GetObjectCommand({ Bucket, Key: dataKey(key), Range: `bytes=0-${HEAD_BYTES - 1}` }));
-        const chunks: Buffer[] = [];
-        let length = 0;
-        for await (const chunk of answer.Body) {
-          chunks.push(chunk as Buffer);
-          length += (chunk as Buffer).length;
-          if (length >= HEAD_BYTES) break;
-        }
-        return Buffer.concat(chunks).subarray(0, HEAD_BYTES);
-      } catch (error) {
-        // An empty file: a Range of it is not satisfiable.
-        if (isNotFound(error) || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 416) return new Uint8Array(0);
-        throw error;
-      }
+      return readHead(dataKey(key), HEAD_BYTES);
     },
     async adopt(blobKey, key, partial) {
       await assemble(key, partial);

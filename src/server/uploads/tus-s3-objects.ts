@@ -55,6 +55,23 @@ export function stagedObjects(bucket: S3Bucket) {
       throw error;
     }
   };
+  /** The object's first `bytes` (for sniffing its type); an empty or missing object, none (a Range of an empty one is a 416). */
+  const readHead = async (key: string, bytes: number): Promise<Uint8Array> => {
+    try {
+      const answer = await send<{ Body: Readable }>('get', key, new sdk.GetObjectCommand({ Bucket, Key: key, Range: `bytes=0-${bytes - 1}` }));
+      const chunks: Buffer[] = [];
+      let length = 0;
+      for await (const chunk of answer.Body) {
+        chunks.push(chunk as Buffer);
+        length += (chunk as Buffer).length;
+        if (length >= bytes) break;
+      }
+      return Buffer.concat(chunks).subarray(0, bytes);
+    } catch (error) {
+      if (isNotFound(error) || statusOf(error) === 416) return new Uint8Array(0);
+      throw error;
+    }
+  };
   const put = (key: string, body: Buffer | string) => send('put', key, new sdk.PutObjectCommand({ Bucket, Key: key, Body: body, ContentLength: Buffer.byteLength(body) }));
   const head = async (key: string): Promise<number | undefined> => {
     try {
@@ -93,5 +110,5 @@ export function stagedObjects(bucket: S3Bucket) {
     return found;
   }
 
-  return { send, readBytes, put, head, readManifest, saveManifest, deleteKeys, listStaged };
+  return { send, readBytes, readHead, put, head, readManifest, saveManifest, deleteKeys, listStaged };
 }

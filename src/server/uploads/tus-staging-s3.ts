@@ -32,7 +32,7 @@ import { dataKey, infoKey, isNotFound, offsetOf, partSizeFor, PREFIX, stagedObje
  */
 export function createS3Staging(ctx: AppContext, bucket: S3Bucket): TusStaging {
   const { name: Bucket, sdk } = bucket;
-  const { send, readBytes, put, head, readManifest, saveManifest, deleteKeys, listStaged } = stagedObjects(bucket);
+  const { send, readBytes, readHead, put, head, readManifest, saveManifest, deleteKeys, listStaged } = stagedObjects(bucket);
 
 
   /** The staged bytes all in: made the object `<id>` (the multipart upload completed, or the tail put whole). */
@@ -253,20 +253,7 @@ export function createS3Staging(ctx: AppContext, bucket: S3Bucket): TusStaging {
       return head(dataKey(id));
     },
     async readHead(id) {
-      try {
-        const answer = await send<{ Body: Readable }>('get', dataKey(id), new sdk.GetObjectCommand({ Bucket, Key: dataKey(id), Range: `bytes=0-${HEAD_BYTES - 1}` }));
-        const chunks: Buffer[] = [];
-        let length = 0;
-        for await (const chunk of answer.Body) {
-          chunks.push(chunk as Buffer);
-          length += (chunk as Buffer).length;
-          if (length >= HEAD_BYTES) break;
-        }
-        return Buffer.concat(chunks).subarray(0, HEAD_BYTES);
-      } catch (error) {
-        if (isNotFound(error)) return new Uint8Array(0);
-        throw error;
-      }
+      return readHead(dataKey(id), HEAD_BYTES);
     },
     async adopt(key, id) {
       if ((await head(dataKey(id))) === undefined) return null;
