@@ -128,6 +128,17 @@ describe('chunked uploads staged in the bucket (STORAGE_DRIVER=s3)', () => {
     expect(late.status, late.text).toBe(404);
   });
 
+  it('finishes an empty file sent as one chunk (nothing to sniff is asked of the bucket)', async () => {
+    const { servers, seed } = await nodes(1);
+    const server = servers[0]!;
+    const { client } = await registerUser(server.url);
+    const auth = authHeaders(client, await createToken(client));
+    const res = await sendChunk(server.url, auth, new Uint8Array(0), { upload_id: newId(), offset: '0', is_last: 'true', filename: 'empty.txt' });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.data.attributes.size).toBe(0);
+    expect(await storedSha256(seed, res.body.data.id)).toBe(createHash('sha256').digest('hex'));
+  });
+
   it('drops a chunk over the chunk cap (413) whose bytes had already made a part: the record is kept, the chunk goes again and the bytes come out right', async () => {
     const { servers, s3, seed } = await nodes(1);
     const server = servers[0]!;

@@ -105,6 +105,16 @@ describe('STORAGE_DRIVER=s3', () => {
     expect(ranged.body.length).toBe(10);
   });
 
+  it('finishes an empty tus upload staged in the bucket (its first bytes are none, not a failing storage)', async () => {
+    const { client } = await registerUser(server.url);
+    const { done } = tusClientUpload(server.url, { size: 0, seed: 1, chunkSize: 1024, headers: authHeaders(client), metadata: { filename: 'empty.txt', filetype: 'text/plain', parent_id: '', path: '' } });
+    const item = itemFromHeaders((await done).headers);
+    expect(item.data.attributes.size).toBe(0);
+    const got = await download(server.url, `/file/${item.data.id}`, client);
+    expect(got.status).toBe(200);
+    expect(got.body.length).toBe(0);
+  });
+
   it('streams a zip of a folder from the bucket', async () => {
     const { client } = await registerUser(server.url);
     const folder = await mkdir(client, 'Project');

@@ -283,7 +283,8 @@ async function finishChunked(ctx: AppContext, policy: UploadPolicy, staging: Chu
   let item: ItemWithCount;
   let blobKey: string | null = null;
   try {
-    const mimetype = await judgeType(policy, await staging.readHead(key, partial), partial.filename, declaredType);
+    // An empty file has no first bytes to sniff: not asked of the staging (some S3 servers drop a Range request on an empty object).
+    const mimetype = await judgeType(policy, partial.offset === 0 ? new Uint8Array(0) : await staging.readHead(key, partial), partial.filename, declaredType);
     blobKey = newBlobKey(partial.owner_id);
     await staging.save(key, { ...partial, finishing: { blob_key: blobKey } });
     await recordIntent(ctx, { blob_key: blobKey, owner_id: partial.owner_id, upload_id: null, finish: null });

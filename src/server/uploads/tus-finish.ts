@@ -90,7 +90,8 @@ async function complete(ctx: AppContext, { id, ownerId }: { id: string; ownerId:
       if (!info || info.size === undefined || size !== info.size) throw gone();
       const meta = info.metadata ?? {};
       const name = uploadName(meta.filename ?? undefined);
-      const mimetype = await judgeType(policy, await staging.readHead(id), name, meta.filetype);
+      // An empty file has no first bytes to sniff: not asked of the staging (some S3 servers drop a Range request on an empty object).
+      const mimetype = await judgeType(policy, size === 0 ? new Uint8Array(0) : await staging.readHead(id), name, meta.filetype);
       const finish: TusFinish = { parentId: meta.parent_id ? meta.parent_id : null, folders: relativeFolders(meta.path ?? undefined), name, mimetype, size, binding: meta.binding ?? null };
       faultPoint(ctx, 'tus-finish-before-intent');
       await recordIntent(ctx, { blob_key: blobKey, owner_id: ownerId, upload_id: id, finish: JSON.stringify(finish) });

@@ -40,7 +40,8 @@ export function stagedObjects(bucket: S3Bucket) {
     try {
       return (await client.send(command as never)) as T;
     } catch (error) {
-      if (isNotFound(error)) throw error;
+      // A missing object, or a Range past an empty one's end, is an answer about the object, not a failing storage.
+      if (isNotFound(error) || statusOf(error) === 416) throw error;
       throw bucket.unavailable(error, action, key);
     }
   };
