@@ -65,9 +65,14 @@ async function request<T>(method: string, path: string, body?: Body): Promise<T>
     headers['Content-Type'] = 'application/json';
     payload = JSON.stringify(body);
   }
+  return answerOf<T>(fetch(path, { method, headers, body: payload, credentials: 'same-origin' }));
+}
+
+/** An answer as the client reads every one: the JSON body, or an ApiError (and sign-in again on a 401). */
+async function answerOf<T>(sent: Promise<Response>): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(path, { method, headers, body: payload, credentials: 'same-origin' });
+    res = await sent;
   } catch {
     throw new ApiError(0, 'The server could not be reached. Check your connection and try again.');
   }
@@ -90,6 +95,8 @@ async function request<T>(method: string, path: string, body?: Body): Promise<T>
 
 export const api = {
   get: <T>(path: string) => request<T>('GET', path),
+  /** A GET that was sent before this module ran (the document's early listing request), read as `get` reads its own. */
+  answerTo: <T>(sent: Promise<Response>) => answerOf<T>(sent),
   post: <T>(path: string, body?: Body) => request<T>('POST', path, body),
   /** Laravel-style override, as the spec's calls send it. */
   patch: <T>(path: string, body: Record<string, unknown> = {}) => request<T>('POST', path, { ...body, _method: 'patch' }),

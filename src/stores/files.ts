@@ -8,6 +8,8 @@ import { t, type Translate } from './i18n.ts';
 import { persistentAtom } from './prefs.ts';
 import { refreshStorageUsage } from './storage.ts';
 import type { TeamMeta } from './teams.ts';
+import { isSorting, isTeamSource, listUrl as listingUrl, PAGE_SIZE, SORT_DEFAULT, sortingFor, type Sorting, type Source } from './listing-url.ts';
+import { takeFirstListingRequest } from './boot.ts';
 import { showAlert } from './ui.ts';
 import { loadUser } from './user.ts';
 
@@ -20,38 +22,13 @@ export type ItemRef = { id: string; type: 'folder' | 'file' };
 export type ViewType = 'list' | 'grid';
 export const $viewType = persistentAtom<ViewType>('view_type', 'list', (v): v is ViewType => v === 'list' || v === 'grid');
 
-export interface Sorting {
-  /** `location` (where a trashed item was) sorts the trash only; elsewhere it reads as the date. */
-  field: 'created_at' | 'name' | 'size' | 'type' | 'location';
-  direction: 'asc' | 'desc';
-}
-export const SORT_DEFAULT: Sorting = { field: 'created_at', direction: 'desc' };
-export const $sorting = persistentAtom<Sorting>('sorting', SORT_DEFAULT, (v): v is Sorting => {
-  const s = v as Sorting | null;
-  return !!s && ['created_at', 'name', 'size', 'type', 'location'].includes(s.field) && (s.direction === 'asc' || s.direction === 'desc');
-});
-
-/** The sorting that applies to a listing: outside the trash there is no location to sort by. */
-export function sortingFor(source: Source, sorting: Sorting): Sorting {
-  return sorting.field === 'location' && source.kind !== 'trash' ? SORT_DEFAULT : sorting;
-}
+export { SORT_DEFAULT, sortingFor, isTeamSource, PAGE_SIZE };
+export type { Source, Sorting };
+export const $sorting = persistentAtom<Sorting>('sorting', SORT_DEFAULT, isSorting);
 export const $infoPanel = persistentAtom<boolean>('file_info_visible', false, (v): v is boolean => typeof v === 'boolean');
 export const $navigationPanel = persistentAtom<boolean>('navigation_visible', true, (v): v is boolean => typeof v === 'boolean');
 
 /* ---- The open listing ---- */
-
-/**
- * Where a listing comes from. `team` is the owner's team folders (id null: the list of them),
- * `shared` the team folders the user is a member of (SPEC §2 shared-with-me).
- */
-export type Source =
-  | { kind: 'folder'; id: string | null }
-  | { kind: 'trash'; id: string | null }
-  | { kind: 'latest' }
-  | { kind: 'team'; id: string | null }
-  | { kind: 'shared'; id: string | null };
-
-export const isTeamSource = (source: Source): source is { kind: 'team' | 'shared'; id: string | null } => source.kind === 'team' || source.kind === 'shared';
 
 export interface Listing {
   source: Source;
@@ -69,31 +46,13 @@ export interface Listing {
   loadingMore: boolean;
 }
 
-export const PAGE_SIZE = 200;
 export const $listing = atom<Listing | null>(null);
 let generation = 0;
 
 const sourceKey = (s: Source) => (s.kind === 'latest' ? 'latest' : `${s.kind}:${s.id ?? 'all'}`);
 export const sameSource = (a: Source, b: Source) => sourceKey(a) === sourceKey(b);
 
-const TEAM_BASES = { team: '/api/teams/folders', shared: '/api/teams/shared-with-me' } as const;
-
-function listUrl(source: Source, cursor: string | null): string {
-  if (source.kind === 'latest') return '/api/browse/latest';
-  if (isTeamSource(source) && source.id === null) {
-    // The lists of team folders are keyset pages by name (at most 100 each).
-    const q = new URLSearchParams({ limit: '100' });
-    if (cursor) q.set('cursor', cursor);
-    return `${TEAM_BASES[source.kind]}?${q}`;
-  }
-  const { field, direction } = sortingFor(source, $sorting.get());
-  // The trash's date is the deletion date: "by date" there means by when things went there.
-  const sort = source.kind === 'trash' && field === 'created_at' ? 'deleted_at' : field;
-  const q = new URLSearchParams({ sort, direction, limit: String(PAGE_SIZE) });
-  if (cursor) q.set('cursor', cursor);
-  const base = isTeamSource(source) ? TEAM_BASES[source.kind] : source.kind === 'folder' ? '/api/browse/folders' : '/api/browse/trash';
-  return `${base}/${encodeURIComponent(source.id ?? 'all')}?${q}`;
-}
+const listUrl = (source: Source, cursor: string | null) => listingUrl(source, $sorting.get(), cursor);
 
 interface ListAnswer {
   data: Item[];
@@ -132,7 +91,10 @@ function fetchFirstPage(url: string): Promise<ListAnswer> {
 /** Starts loading a listing before its screen is drawn; the screen's own openListing takes the answer. */
 export function prefetchListing(source: Source): void {
   const url = listUrl(source, null);
-  const answer = api.get<ListAnswer>(url);
+  // The document itself asked for it as it was read (src/server/config/first-listing.ts), when it
+  // named the same page: that request is taken instead of sending another.
+  const sent = takeFirstListingRequest(url);
+  const answer = sent ? api.answerTo<ListAnswer>(sent) : api.get<ListAnswer>(url);
   answer.catch(() => undefined);
   prefetched = { url, answer, at: Date.now() };
 }

@@ -52,7 +52,8 @@ export function bottomPanel(name: string): (el: HTMLElement | null) => (() => vo
         const { left, right, top } = el.getBoundingClientRect();
         $bottomPanels.set({ ...$bottomPanels.get(), [name]: { left, right, top } });
       };
-      report();
+      // First reported by the observer, once the page is laid out, rather than here: measuring as the
+      // panel mounts would force a layout of the page the app is still drawing.
       const observer = new ResizeObserver(report);
       observer.observe(el);
       window.addEventListener('resize', report);

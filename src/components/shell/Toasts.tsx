@@ -20,9 +20,15 @@ export function Toasts() {
   const column = useRef<HTMLDivElement>(null);
   const [lift, setLift] = useState(0);
 
+  const showing = toasts.length > 0;
   useLayoutEffect(() => {
     const el = column.current;
-    if (!el) return;
+    // With no toast on screen or no panel under the column there is nothing to lift, and measuring
+    // would force a layout in the middle of the app's first render.
+    if (!el || !showing || Object.keys(panels).length === 0) {
+      setLift(0);
+      return;
+    }
     const measure = () => {
       const { left, right } = el.getBoundingClientRect();
       setLift(toastLift({ left, right }, Object.values(panels), window.innerHeight, GAP));
@@ -30,7 +36,7 @@ export function Toasts() {
     measure();
     window.addEventListener('resize', measure);
     return () => window.removeEventListener('resize', measure);
-  }, [panels]);
+  }, [panels, showing]);
 
   return (
     <div

@@ -8,6 +8,7 @@ import { $router, redirectPage } from '../../stores/router.ts';
 import { watchSession } from '../../stores/session.ts';
 import { closeTopmost } from '../../stores/ui.ts';
 import { $listing, prefetchListing, whenListingSettled } from '../../stores/files.ts';
+import { openingSource } from '../../stores/listing-url.ts';
 import { startLive } from '../../stores/live.ts';
 import { preloadUploaders } from '../../stores/uploads.ts';
 import { $user, loadUser } from '../../stores/user.ts';
@@ -83,11 +84,8 @@ function prefetchOpening(): void {
   void opened.finally(() => {
     openingLoaded = true;
   });
-  if (opening?.route === 'files') prefetchListing({ kind: 'folder', id: opening.params.id || null });
-  else if (opening?.route === 'trash') prefetchListing({ kind: 'trash', id: opening.params.id || null });
-  else if (opening?.route === 'recent') prefetchListing({ kind: 'latest' });
-  else if (opening?.route === 'teamFolders') prefetchListing({ kind: 'team', id: opening.params.id || null });
-  else if (opening?.route === 'sharedWithMe') prefetchListing({ kind: 'shared', id: opening.params.id || null });
+  const source = openingSource(opening?.route, opening?.params ?? {});
+  if (source) prefetchListing(source);
 }
 if (typeof window !== 'undefined') prefetchOpening();
 

@@ -67,17 +67,31 @@ function toRegExp(pattern: string): RegExp {
 
 const MATCHERS = (Object.entries(APP_ROUTES) as [AppRoute, string][]).map(([route, pattern]) => ({ route, re: toRegExp(pattern), values: PARAM_VALUES[route] }));
 
+/** The route a path names with its parameters (decoded), or null when it is not an app path. */
+export function appRouteMatch(pathname: string): { route: AppRoute; params: Record<string, string | undefined> } | null {
+  for (const { route, re, values } of MATCHERS) {
+    const match = re.exec(pathname);
+    if (!match) continue;
+    const groups = match.groups ?? {};
+    if (!Object.entries(values ?? {}).every(([name, allowed]) => groups[name] === undefined || allowed.includes(groups[name]))) continue;
+    const params: Record<string, string | undefined> = {};
+    for (const [name, value] of Object.entries(groups)) params[name] = value === undefined ? undefined : decodeSegment(value);
+    return { route, params };
+  }
+  return null;
+}
+
+function decodeSegment(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 /** The route a path names, or null when it is not an app path. */
 export function appRouteOf(pathname: string): AppRoute | null {
-  const found = MATCHERS.find(({ re, values }) => {
-    const match = re.exec(pathname);
-    if (!match) return false;
-    return Object.entries(values ?? {}).every(([name, allowed]) => {
-      const value = match.groups?.[name];
-      return value === undefined || allowed.includes(value);
-    });
-  });
-  return found?.route ?? null;
+  return appRouteMatch(pathname)?.route ?? null;
 }
 
 export function isAppPath(pathname: string): boolean {

@@ -186,7 +186,8 @@ function useActionRoom(count: number, selectedCount: number) {
   const [room, setRoom] = useState(count);
   useLayoutEffect(() => {
     const el = bar.current;
-    if (!el) return;
+    // Nothing selected, no action to fit: no layout forced while the screen first draws.
+    if (!el || count === 0) return;
     const measure = () => {
       let others = 0;
       for (const child of el.children) {

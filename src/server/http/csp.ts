@@ -123,7 +123,27 @@ export const ADS_SCRIPT = inlineScript(`(function () {
   notice.hidden = false;
 })();`);
 
-export const INLINE_SCRIPT_HASHES = [THEME_SCRIPT.hash, BOT_CHECK_SCRIPT.hash, ADS_SCRIPT.hash];
+/**
+ * In the app's document, right after the addresses of the opening screen's first page
+ * (`#app-first-listing`, one per sorting, src/server/config/first-listing.ts): asks for the one this
+ * browser's saved sorting names while the document is still being read, so the answer is there when
+ * the app's scripts have run. The app takes the request if it names the page it wants
+ * (takeFirstListingRequest in src/stores/boot.ts) and asks again otherwise.
+ */
+export const FIRST_LISTING_SCRIPT = inlineScript(`(function () {
+  var el = document.getElementById('app-first-listing');
+  if (!el || typeof fetch !== 'function') return;
+  try {
+    var urls = JSON.parse(el.textContent);
+    var saved = null;
+    try { saved = JSON.parse(localStorage.getItem('sorting')); } catch (e) {}
+    var url = (saved && urls[saved.field + ' ' + saved.direction]) || urls['default'];
+    if (!url) return;
+    window.__firstListing = { url: url, response: fetch(url, { headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' }, credentials: 'same-origin' }) };
+  } catch (e) {}
+})();`);
+
+export const INLINE_SCRIPT_HASHES = [THEME_SCRIPT.hash, FIRST_LISTING_SCRIPT.hash, BOT_CHECK_SCRIPT.hash, ADS_SCRIPT.hash];
 
 /**
  * The bot check's provider script and frame, added on the pages with a checked form while it is on
