@@ -4,6 +4,8 @@
 // JSON bytes (the HTTP floor), and the bare SELECT behind it run in-process (the database floor).
 // BENCH_NODES=2 runs browse-nodes.ts instead: two nodes on PostgreSQL behind a round-robin proxy against one.
 // Bounded: BENCH_DURATION_MS per scenario, BENCH_CONCURRENCY connections, 127.0.0.1 only.
+// BENCH_ONLY=first page,search (labels, comma-separated) runs those routes only, and no bulk writes;
+// BENCH_CPU_PROF=<dir> writes the product server's CPU profile there (node --cpu-prof) when it stops.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
@@ -30,7 +32,11 @@ if (Number(process.env.BENCH_NODES ?? 1) > 1) {
   await import('./browse-nodes.ts');
   process.exit(0);
 }
-const server = await startServer({ db: 'sqlite' });
+/** Thrown past the bulk writes when BENCH_ONLY picks some routes. */
+class Done extends Error {}
+const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((label) => label.trim())) : null;
+const cpuProf = process.env.BENCH_CPU_PROF;
+const server = await startServer({ db: 'sqlite', env: cpuProf ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(cpuProf)}` } : {} });
 const seed = await seedContext(server);
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'cd-bench-'));
 let raw: ReturnType<typeof spawn> | undefined;
@@ -61,7 +67,7 @@ try {
   const deep = branches[Math.min(branches.length - 1, 90)]!;
   const trail = [null, tops[0]!, ...branches.filter((_, i) => i % 10 === 0 && i <= 90)];
 
-  const routes = {
+  const allRoutes = {
     'first page': `/api/browse/folders/${big}?limit=${PAGE}`,
     'whole folder': `/api/browse/folders/${big}`,
     navigation: '/api/browse/navigation',
@@ -69,6 +75,7 @@ try {
     'navigation, one branch': `/api/browse/navigation?parent_id=${tops[0]}`,
     search: '/api/search?query=report%200042',
   };
+  const routes = Object.fromEntries(Object.entries(allRoutes).filter(([label]) => !only || only.has(label)));
   // The raw server answers exactly the bytes the product answered.
   const pairs: string[] = [];
   // The connection kept from before a long seeding may have been closed by the server meanwhile: one retry.
@@ -136,6 +143,7 @@ try {
     console.log(`  ratio      ${(product.rps / reference.rps).toFixed(2)}x of raw Node throughput\n`);
   }
 
+  if (only) throw new Done();
   // Bulk writes on the big folder's items, 1000 per request (the API's limit) one after another,
   // while a probe asks for a static asset back to back: the probe's latency is how long the
   // server's event loop was held, what every other user waits while one user's bulk operation runs.
@@ -178,9 +186,12 @@ try {
     console.log(`  ${label.padEnd(32)} ${took.toFixed(0).padStart(6)} ms   probe p50 ${s.p50.toFixed(1)} ms   p99 ${s.p99.toFixed(1)} ms   max ${Math.max(...lags).toFixed(1)} ms   (${lags.length} probes)`);
   }
 } catch (error) {
-  // The server's last words, when it went away under the run.
-  console.error(server.logs.slice(-30).join(''));
-  throw error;
+  if (error instanceof Done) process.exitCode = 0;
+  else {
+    // The server's last words, when it went away under the run.
+    console.error(server.logs.slice(-30).join(''));
+    throw error;
+  }
 } finally {
   raw?.kill();
   await seed.db.destroy();

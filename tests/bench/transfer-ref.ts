@@ -2,6 +2,8 @@
 // blob directory (fs.createReadStream, with one Range), PUT/POST /upload/<name> streams the body to
 // disk; with `?fsync=1` it flushes the file (fsync before close) and its directory before answering,
 // the durability the product gives an upload (README), so that cost shows apart from the rest.
+// PATCH /upload/<name>?offset=N writes the body into <name> at N (a chunked upload, one chunk per
+// request, as tus PATCHes are); with `fsync=1` the request carrying `final=1` flushes it.
 // Nothing else: the floor that the product's data plane is measured against.
 //   node tests/bench/transfer-ref.ts <port> <blob root> <upload dir>
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
@@ -48,6 +50,19 @@ const server = http.createServer((req, res) => {
         await dir.sync().finally(() => dir.close());
       })
       .then(() => res.writeHead(201).end())
+      .catch(fail);
+  }
+  if (req.method === 'PATCH' && url.pathname.startsWith('/upload/')) {
+    const file = path.join(uploads, `chunked-${path.basename(url.pathname)}`);
+    const offset = Number(url.searchParams.get('offset') ?? 0);
+    const flush = url.searchParams.get('fsync') === '1' && url.searchParams.get('final') === '1';
+    return void pipeline(req, createWriteStream(file, { flags: offset === 0 ? 'w' : 'r+', start: offset, flush }))
+      .then(async () => {
+        if (!flush) return;
+        const dir = await open(uploads, 'r');
+        await dir.sync().finally(() => dir.close());
+      })
+      .then(() => res.writeHead(204).end())
       .catch(fail);
   }
   res.writeHead(404).end();
