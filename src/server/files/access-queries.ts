@@ -76,6 +76,14 @@ export interface TeamRootRow {
   permission: 'can_edit' | 'can_view';
 }
 
+/** Whether any of `ids` is `userId`'s own item (in the trash or not): one lookup by id, no walk. */
+export async function ownsAnyOf(db: Db, userId: string, ids: string[]): Promise<boolean> {
+  if (!ids.length) return false;
+  const { rows } = await sql<{ one: number }>`select 1 as one from items
+    where ${idIn(db, sql.ref('items.id'), ids)} and ${filterOnly(db, 'items.owner_id')} = ${userId} limit 1`.execute(db);
+  return rows.length > 0;
+}
+
 /**
  * For each of `ids` that is not `userId`'s own, the team folder at or above it whose member
  * `userId` is, with the permission: one walk up from all the ids. Own ids answer with

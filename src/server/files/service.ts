@@ -256,7 +256,8 @@ export async function browseFolderAs(ctx: AppContext, user: Actor, id: string | 
   const scope = scopeOf(user);
   const folder = id === null && !scope ? null : await requireOwnedItem(ctx, user, id ?? scope!.rootId, { folder: true });
   const page = await paged((o) => q.listChildren(ctx.db, user.id, folder?.id ?? null, o), options);
-  return { ...page, root: folder ? await reload(ctx, folder.id) : null };
+  // The folder's row was read by the access check just now; its count of items is on it (live_children).
+  return { ...page, root: folder ? (await q.withCounts(ctx.db, [folder]))[0]! : null };
 }
 
 /** The trash or a trashed folder, each item (and the folder) with its original location. */

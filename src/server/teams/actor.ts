@@ -2,7 +2,7 @@ import type { MemberPrincipal, UserPrincipal } from '../auth/principal.ts';
 import type { User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { scopeOf, type Actor } from '../files/access.ts';
-import { teamRootsOf } from '../files/access-queries.ts';
+import { ownsAnyOf, teamRootsOf } from '../files/access-queries.ts';
 import { findUserById } from '../users/queries.ts';
 import { jointRestrictions } from '../users/restrictions.ts';
 
@@ -22,6 +22,8 @@ export async function actorFor(ctx: AppContext, user: User, ids: (string | null 
   if (scopeOf(user)) return user;
   const asked = [...new Set(ids.filter((id): id is string => typeof id === 'string' && id !== ''))];
   if (!asked.length) return user;
+  // Most calls name the user's own items: a lookup by id says so without walking up for a team folder.
+  if (await ownsAnyOf(ctx.db, user.id, asked)) return user;
   const rows = await teamRootsOf(ctx.db, user.id, asked);
   if (rows.some((r) => r.owner_id === user.id)) return user;
   const teams = new Map(rows.filter((r) => r.team_id).map((r) => [r.team_id!, r]));
