@@ -52,3 +52,30 @@ describe('fault injection and reconciler settings', () => {
     await expect(loadConfig({ BLOB_ORPHAN_GRACE_SECONDS: '-1' }, '/srv')).rejects.toThrow(/BLOB_ORPHAN_GRACE_SECONDS/);
   });
 });
+
+describe('local blob store small reads', () => {
+  let root: string;
+  let store: BlobStore;
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), 'cd-blobs-'));
+    store = createLocalBlobStore(root);
+  });
+  afterEach(() => rm(root, { recursive: true, force: true }));
+
+  it('answers a small blob’s bytes with its stat, a larger one’s stat alone, and null for a missing one', async () => {
+    const bytes = Buffer.from('0123456789');
+    await store.put('files/u1/small', Readable.from([bytes]));
+    const small = await store.readSmall!('files/u1/small', 10);
+    expect(small?.bytes?.equals(bytes)).toBe(true);
+    expect(small?.stat).toEqual(await store.stat('files/u1/small'));
+    const large = await store.readSmall!('files/u1/small', 9);
+    expect(large).toEqual({ stat: await store.stat('files/u1/small'), bytes: null });
+    expect(await store.readSmall!('files/u1/missing', 10)).toBeNull();
+    const empty = await store.readSmall!((await store.put('files/u1/empty', Readable.from([])), 'files/u1/empty'), 10);
+    expect(empty?.bytes?.length).toBe(0);
+  });
+
+  it('refuses a key that is not a blob key', async () => {
+    await expect(store.readSmall!('../outside', 10)).rejects.toThrow();
+  });
+});

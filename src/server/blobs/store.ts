@@ -39,6 +39,12 @@ export interface BlobStore {
    * memory. In no particular order; a blob written or deleted meanwhile may or may not appear.
    */
   list(prefix?: string): AsyncIterable<BlobEntry>;
+  /**
+   * The blob's stat, and its bytes too when it holds at most `maxBytes`: one open, fstat, read and
+   * close, where `stat` then `get` would be two lookups by path and a stream (what a small download
+   * costs). Null when the blob is missing. Absent for remote stores.
+   */
+  readSmall?(key: string, maxBytes: number): Promise<{ stat: BlobStat; bytes: Buffer | null } | null>;
   /** The blob's path on this machine's disk, for tools that need a file (thumbnails); absent for remote stores. */
   localPath?(key: string): string;
   /**
@@ -171,6 +177,31 @@ export function createLocalBlobStore(root: string): BlobStore {
     },
     get(key, range) {
       return createReadStream(fileFor(key), { highWaterMark: READ_HIGH_WATER_MARK, ...(range ? { start: range.start, end: range.end } : {}) });
+    },
+    async readSmall(key, maxBytes) {
+      let handle: Awaited<ReturnType<typeof open>>;
+      try {
+        handle = await open(fileFor(key), 'r');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+      try {
+        const s = await handle.stat();
+        const found = { size: s.size, modifiedAt: s.mtime };
+        if (s.size > maxBytes) return { stat: found, bytes: null };
+        const bytes = Buffer.allocUnsafe(s.size);
+        let read = 0;
+        while (read < s.size) {
+          const { bytesRead } = await handle.read(bytes, read, s.size - read, read);
+          if (bytesRead === 0) break;
+          read += bytesRead;
+        }
+        // A blob never changes once written; fewer bytes than its size means it is not whole: stream it instead.
+        return { stat: found, bytes: read === s.size ? bytes : null };
+      } finally {
+        await handle.close();
+      }
     },
     async stat(key) {
       try {
