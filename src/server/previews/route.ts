@@ -14,6 +14,9 @@ export function isThumbnailRequest(pathname: string, method: string): boolean {
   return pathname.startsWith('/thumbnail/') && (method === 'GET' || method === 'HEAD');
 }
 
+/** Thumbnails up to this size (all but an unusual one) are read whole rather than streamed. */
+const THUMBNAIL_READ_BYTES = 256 * 1024;
+
 /**
  * Data plane: `GET /thumbnail/{id}/{xs|sm|md}`, a made thumbnail as WebP. Only the owner; items in the
  * trash keep theirs (the trash lists them). 404 while none is made (the item's `thumbnail` is null then).
@@ -29,7 +32,9 @@ async function sendThumbnail({ ctx, req, res, pathname, principal }: DataRequest
   const item = await requireOwnedItem(ctx, await actorFor(ctx, actor, [id]), id, { trashed: 'any' });
   if (!item.thumbnail_key || !(size in THUMBNAIL_SIZES)) throw notFound('This item has no thumbnail.');
   const key = thumbnailBlobKey(item.thumbnail_key, size);
-  const stat = await ctx.blobs.stat(key);
+  // A thumbnail is small: on the local disk it is read in one go and sent with its headers in one write.
+  const small = ctx.blobs.readSmall ? await ctx.blobs.readSmall(key, THUMBNAIL_READ_BYTES) : undefined;
+  const stat = small === undefined ? await ctx.blobs.stat(key) : small?.stat;
   if (!stat) throw notFound('This item has no thumbnail.');
   const etag = etagOf(key, stat.size);
   const headers = {
@@ -46,5 +51,6 @@ async function sendThumbnail({ ctx, req, res, pathname, principal }: DataRequest
   }
   res.writeHead(200, { ...headers, 'Content-Type': 'image/webp', 'Content-Length': stat.size });
   if (req.method === 'HEAD') return void res.end();
+  if (small?.bytes) return void res.end(small.bytes);
   await streamTo(ctx, ctx.blobs.get(key), res, { itemId: item.id });
 }
