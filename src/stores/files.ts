@@ -76,17 +76,38 @@ const isMissing = (error: unknown) => error instanceof ApiError && error.status 
 
 /**
  * The first page of a listing the app asked for as it started (beside the user and the
- * translations): the screen, mounting later, takes that answer once instead of asking again.
+ * translations). Its answer goes on screen as it arrives, when no screen has opened another
+ * listing meanwhile, so the screen's first render already has the items; a screen opening the same
+ * listing before then takes the answer once instead of asking again.
  */
-let prefetched: { url: string; answer: Promise<ListAnswer>; at: number } | null = null;
+interface Prefetched {
+  url: string;
+  answer: Promise<ListAnswer>;
+  at: number;
+  /** The answer is in $listing already (put there as it arrived). */
+  shown: boolean;
+}
+let prefetched: Prefetched | null = null;
 const PREFETCH_FRESH_MS = 10_000;
 
-function fetchFirstPage(url: string): Promise<ListAnswer> {
+/** The prefetched first page for `url`, if it is the one and still fresh; taken once either way. */
+function takePrefetched(url: string): Prefetched | null {
   const early = prefetched;
   prefetched = null;
-  if (early?.url === url && Date.now() - early.at < PREFETCH_FRESH_MS) return early.answer;
-  return api.get<ListAnswer>(url);
+  return early?.url === url && Date.now() - early.at < PREFETCH_FRESH_MS ? early : null;
 }
+
+const readyListing = (source: Source, res: ListAnswer): Listing => ({
+  source,
+  items: res.data,
+  root: res.meta?.root ?? null,
+  abilities: res.meta?.abilities ?? null,
+  team: res.meta?.team ?? null,
+  ...(res.meta?.teams ? { teams: res.meta.teams } : {}),
+  nextCursor: res.meta?.next_cursor ?? null,
+  status: 'ready',
+  loadingMore: false,
+});
 
 /** Starts loading a listing before its screen is drawn; the screen's own openListing takes the answer. */
 export function prefetchListing(source: Source): void {
@@ -95,8 +116,18 @@ export function prefetchListing(source: Source): void {
   // named the same page: that request is taken instead of sending another.
   const sent = takeFirstListingRequest(url);
   const answer = sent ? api.answerTo<ListAnswer>(sent) : api.get<ListAnswer>(url);
-  answer.catch(() => undefined);
-  prefetched = { url, answer, at: Date.now() };
+  const entry: Prefetched = { url, answer, at: Date.now(), shown: false };
+  prefetched = entry;
+  answer.then(
+    (res) => {
+      // A screen took it meanwhile (it shows the answer itself), or another listing is open.
+      const current = $listing.get();
+      if (prefetched !== entry || (current && !sameSource(current.source, source))) return;
+      $listing.set(readyListing(source, res));
+      entry.shown = true;
+    },
+    () => undefined,
+  );
 }
 
 /**
@@ -116,23 +147,17 @@ export function whenListingSettled(run: () => void): void {
 /** Opens a listing; `quiet` keeps the current items on screen while it refreshes. */
 export async function openListing(source: Source, { quiet = false } = {}): Promise<void> {
   const mine = ++generation;
+  const url = listUrl(source, null);
+  const early = takePrefetched(url);
   const current = $listing.get();
+  // The first page the app asked for as it started is on screen already.
+  if (early?.shown && current && sameSource(current.source, source) && current.status === 'ready') return;
   const keep = quiet && current && sameSource(current.source, source);
   $listing.set(keep ? { ...current, status: current.status } : { source, items: [], root: null, abilities: null, team: null, nextCursor: null, status: 'loading', loadingMore: false });
   try {
-    const res = await fetchFirstPage(listUrl(source, null));
+    const res = await (early ? early.answer : api.get<ListAnswer>(url));
     if (mine !== generation) return;
-    $listing.set({
-      source,
-      items: res.data,
-      root: res.meta?.root ?? null,
-      abilities: res.meta?.abilities ?? null,
-      team: res.meta?.team ?? null,
-      ...(res.meta?.teams ? { teams: res.meta.teams } : {}),
-      nextCursor: res.meta?.next_cursor ?? null,
-      status: 'ready',
-      loadingMore: false,
-    });
+    $listing.set(readyListing(source, res));
   } catch (error) {
     if (mine !== generation) return;
     $listing.set({ source, items: [], root: null, abilities: null, team: null, nextCursor: null, status: isMissing(error) ? 'missing' : 'error', loadingMore: false });
