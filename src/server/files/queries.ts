@@ -249,6 +249,9 @@ export async function searchByName(db: Db, ownerId: string, needle: string, limi
 /**
  * Which of these name keys are taken in one folder (outside the trash). An equality lookup on the
  * unique name index (its `coalesce(parent_id, '')` included), so its cost does not grow with the folder.
+ * The `order by` is what makes SQLite take that index: without statistics it judges a list of keys
+ * dearer than `items_owner_deleted (owner_id, deleted_at)` and walked all the owner's live items
+ * (0.45 ms a lookup at 3,000 files, growing with them); the index gives the order for free.
  */
 export async function takenNameKeys(db: Db, ownerId: string, parentId: string | null, keys: string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
@@ -259,6 +262,7 @@ export async function takenNameKeys(db: Db, ownerId: string, parentId: string | 
     .where(sql<SqlBool>`coalesce(parent_id, '') = ${parentId ?? ''}`)
     .where('name_key', 'in', keys)
     .where('deleted_at', 'is', null)
+    .orderBy('name_key')
     .execute();
   return new Set(rows.map((r) => r.name_key));
 }
