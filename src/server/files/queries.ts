@@ -313,6 +313,11 @@ export async function insertItem(db: Db, row: Insertable<ItemsTable>): Promise<v
   await db.insertInto('items').values(row).execute();
 }
 
+/** Inserts the item and answers the row as stored (the defaults filled in), without reading it again. */
+export async function insertItemReturning(db: Db, row: Insertable<ItemsTable>): Promise<ItemRow> {
+  return db.insertInto('items').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
 export async function updateItem(db: Db, id: string, patch: Updateable<ItemsTable>): Promise<void> {
   await db.updateTable('items').set(patch).where('id', '=', id).execute();
 }

@@ -174,11 +174,12 @@ export async function createFileItem(
   const checked = checkName(input.name);
   if (!checked.ok) throw validationError({ name: [checked.message] });
   const id = randomUUID();
-  await withFreeName(ctx.db, () =>
+  // The row comes back from the insert (`returning`): a file has no children to count.
+  const row = await withFreeName(ctx.db, () =>
     underFolder(ctx, input.ownerId, input.parentId, async (db) => {
       const name = await freeName(db, input.ownerId, input.parentId, checked.name, 'file');
       const at = now(ctx);
-      await q.insertItem(db, {
+      return q.insertItemReturning(db, {
         id, owner_id: input.ownerId, parent_id: input.parentId, type: 'file', name, name_key: nameKey(name),
         color: null, emoji: null, mimetype: input.mimetype, size: input.size, blob_key: input.blobKey, created_at: at, updated_at: at, deleted_at: null, deleted_with: null,
       });
@@ -186,7 +187,7 @@ export async function createFileItem(
   );
   ctx.events.emit('file.created', { itemId: id, ownerId: input.ownerId });
   ctx.events.emit('items.changed', { ownerId: input.ownerId, folderIds: [input.parentId], itemIds: [id] });
-  return reload(ctx, id);
+  return { ...row, children: 0 };
 }
 
 // --- rename, move -------------------------------------------------------------------------
