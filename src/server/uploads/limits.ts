@@ -100,17 +100,18 @@ export async function usedBytes(db: Db, ownerId: string): Promise<number> {
   return Number(row?.storage_used_bytes ?? 0);
 }
 
-/** Bytes promised to the owner's open uploads (reservations.ts), leaving out `exceptId` (the upload being judged). */
-export async function reservedBytes(db: Db, ownerId: string, exceptId?: string | null): Promise<number> {
-  let query = db.selectFrom('upload_reservations').select(sql<number | string | null>`sum(bytes)`.as('bytes')).where('owner_id', '=', ownerId);
-  if (exceptId) query = query.where('id', '!=', exceptId);
-  const row = await query.executeTakeFirst();
-  return Number(row?.bytes ?? 0);
-}
-
-/** Stored plus promised bytes of the owner, leaving out the reservation `exceptId`. */
+/**
+ * Stored plus promised bytes of the owner (the user row's counter and the open reservations of
+ * reservations.ts), leaving out the reservation `exceptId` (the upload being judged). One statement
+ * for both: every upload asks twice (before its bytes and when it finishes).
+ */
 export async function committedBytes(db: Db, ownerId: string, exceptId?: string | null): Promise<number> {
-  return (await usedBytes(db, ownerId)) + (await reservedBytes(db, ownerId, exceptId));
+  let reserved = db.selectFrom('upload_reservations').select(sql<number | string | null>`sum(bytes)`.as('bytes')).where('owner_id', '=', ownerId);
+  if (exceptId) reserved = reserved.where('id', '!=', exceptId);
+  const row = await db
+    .selectNoFrom((eb) => [eb.selectFrom('users').select('storage_used_bytes').where('id', '=', ownerId).as('used'), reserved.as('reserved')])
+    .executeTakeFirst();
+  return Number(row?.used ?? 0) + Number(row?.reserved ?? 0);
 }
 
 /**
