@@ -185,7 +185,7 @@ export async function createFileItem(
       });
     }, () => validationError({ parent_id: ['The folder was not found.'] })),
   );
-  ctx.events.emit('file.created', { itemId: id, ownerId: input.ownerId });
+  ctx.events.emit('file.created', { itemId: id, ownerId: input.ownerId, mimetype: input.mimetype });
   ctx.events.emit('items.changed', { ownerId: input.ownerId, folderIds: [input.parentId], itemIds: [id] });
   return { ...row, children: 0 };
 }
