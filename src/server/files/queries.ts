@@ -1,4 +1,5 @@
 import { sql, SqliteAdapter, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool, type Updateable } from 'kysely';
+import { compiledOnce } from '../../../db/compiled-once.ts';
 import type { Database, ItemsTable } from '../../../db/schema.ts';
 
 /** Item SQL, Kysely only. Every function takes the db or a transaction; none reads a request. */
@@ -267,6 +268,21 @@ export async function takenNameKeys(db: Db, ownerId: string, parentId: string | 
   return new Set(rows.map((r) => r.name_key));
 }
 
+/** Whether one name key is taken in one folder (outside the trash): takenNameKeys of one key, compiled once (an upload's name). */
+export async function nameKeyTaken(db: Db, ownerId: string, parentId: string | null, key: string): Promise<boolean> {
+  return (await nameKeyHolder(db, ownerId, parentId ?? '', key)).rows.length > 0;
+}
+
+const nameKeyHolder = compiledOnce((db, ownerId: string, folder: string, key: string) =>
+  db
+    .selectFrom('items')
+    .select('name_key')
+    .where('owner_id', '=', ownerId)
+    .where(sql<SqlBool>`coalesce(parent_id, '') = ${folder}`)
+    .where('name_key', '=', key)
+    .where('deleted_at', 'is', null),
+);
+
 /** The id of an item outside the trash in that folder with that name key, if any. */
 export async function findByNameKey(db: Db, ownerId: string, parentId: string | null, key: string): Promise<string | undefined> {
   let query = db.selectFrom('items').select('id').where('owner_id', '=', ownerId).where('deleted_at', 'is', null).where('name_key', '=', key);
@@ -313,9 +329,23 @@ export async function insertItem(db: Db, row: Insertable<ItemsTable>): Promise<v
   await db.insertInto('items').values(row).execute();
 }
 
+/** The columns a new item names (the others take their defaults). */
+type NewItem = Pick<Insertable<ItemsTable>, (typeof NEW_ITEM_COLUMNS)[number]>;
+const NEW_ITEM_COLUMNS = ['id', 'owner_id', 'parent_id', 'type', 'name', 'name_key', 'color', 'emoji', 'mimetype', 'size', 'blob_key', 'created_at', 'updated_at', 'deleted_at', 'deleted_with'] as const;
+
+/** An insert of those columns answering the stored row, compiled once (db/compiled-once.ts): every upload runs it. */
+const insertNewItem = compiledOnce((db, ...values: unknown[]) =>
+  db
+    .insertInto('items')
+    .values(Object.fromEntries(NEW_ITEM_COLUMNS.map((column, i) => [column, values[i]])) as unknown as Insertable<ItemsTable>)
+    .returningAll(),
+);
+
 /** Inserts the item and answers the row as stored (the defaults filled in), without reading it again. */
-export async function insertItemReturning(db: Db, row: Insertable<ItemsTable>): Promise<ItemRow> {
-  return db.insertInto('items').values(row).returningAll().executeTakeFirstOrThrow();
+export async function insertItemReturning(db: Db, row: NewItem): Promise<ItemRow> {
+  const inserted = (await insertNewItem(db, ...NEW_ITEM_COLUMNS.map((column) => row[column] ?? null))).rows[0];
+  if (!inserted) throw new Error('The item insert answered no row.');
+  return inserted;
 }
 
 export async function updateItem(db: Db, id: string, patch: Updateable<ItemsTable>): Promise<void> {

@@ -47,7 +47,7 @@ const nameTaken = () => validationError({ name: ['An item with this name already
  * probe of the name index where a batch is 32 (and 32 candidate names to make).
  */
 async function freeName(db: Db, ownerId: string, parentId: string | null, name: string, type: ItemType): Promise<string> {
-  if (!(await q.takenNameKeys(db, ownerId, parentId, [nameKey(name)])).size) return name;
+  if (!(await q.nameKeyTaken(db, ownerId, parentId, nameKey(name)))) return name;
   const BATCH = 32;
   for (let first = 1; ; first += BATCH) {
     const candidates = Array.from({ length: BATCH }, (_, i) => candidateName(name, type === 'file', first + i));

@@ -1,4 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import { compiledOnce } from '../../../db/compiled-once.ts';
+import type { Database } from '../../../db/schema.ts';
 import type { User } from '../auth/sessions.ts';
 import { formatBytes } from '../config/client-config.ts';
 import type { AppContext } from '../context.ts';
@@ -106,13 +108,17 @@ export async function usedBytes(db: Db, ownerId: string): Promise<number> {
  * for both: every upload asks twice (before its bytes and when it finishes).
  */
 export async function committedBytes(db: Db, ownerId: string, exceptId?: string | null): Promise<number> {
-  let reserved = db.selectFrom('upload_reservations').select(sql<number | string | null>`sum(bytes)`.as('bytes')).where('owner_id', '=', ownerId);
-  if (exceptId) reserved = reserved.where('id', '!=', exceptId);
-  const row = await db
-    .selectNoFrom((eb) => [eb.selectFrom('users').select('storage_used_bytes').where('id', '=', ownerId).as('used'), reserved.as('reserved')])
-    .executeTakeFirst();
+  const row = (await (exceptId ? committedExcept(db, ownerId, exceptId) : committed(db, ownerId))).rows[0];
   return Number(row?.used ?? 0) + Number(row?.reserved ?? 0);
 }
+
+// The two shapes of that statement, each compiled once (db/compiled-once.ts).
+const storedBytes = (eb: ExpressionBuilder<Database, never>, ownerId: string) => eb.selectFrom('users').select('storage_used_bytes').where('id', '=', ownerId).as('used');
+const reservedBytes = (eb: ExpressionBuilder<Database, never>, ownerId: string) => eb.selectFrom('upload_reservations').select(sql<number | string | null>`sum(bytes)`.as('bytes')).where('owner_id', '=', ownerId);
+const committed = compiledOnce((db, ownerId: string) => db.selectNoFrom((eb) => [storedBytes(eb, ownerId), reservedBytes(eb, ownerId).as('reserved')]));
+const committedExcept = compiledOnce((db, ownerId: string, exceptId: string) =>
+  db.selectNoFrom((eb) => [storedBytes(eb, ownerId), reservedBytes(eb, ownerId).where('id', '!=', exceptId).as('reserved')]),
+);
 
 /**
  * Bytes still free for the owner, or null for no quota: the capacity less what is stored and what
