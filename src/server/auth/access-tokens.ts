@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { compiledOnce } from '../../../db/compiled-once.ts';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../http/errors.ts';
 import type { User } from './sessions.ts';
@@ -47,18 +48,25 @@ export async function revokeAllAccessTokens(ctx: AppContext, userId: string): Pr
  */
 const LAST_USED_PRECISION_MS = 60_000;
 
-export async function userForAccessToken(ctx: AppContext, token: string): Promise<User | null> {
-  if (!token.startsWith(PREFIX) || token.length > 100) return null;
-  const hash = hashSecret(token);
-  // Scalar subqueries by the token's key, not a join (see sessions.ts validateSessionToken: SQLite's join cost several times more).
-  const ofToken = ctx.db.selectFrom('access_tokens').where('token_hash', '=', hash);
-  const row = await ctx.db
+/**
+ * The user of a token hash (outside a deletion) with the token's `last_used_at`; compiled once
+ * (db/compiled-once.ts): every API request with a token asks. Scalar subqueries by the token's key,
+ * not a join (see sessions.ts validateSessionToken: SQLite's join cost several times more).
+ */
+const tokenUser = compiledOnce((db, hash: string) => {
+  const ofToken = db.selectFrom('access_tokens').where('token_hash', '=', hash);
+  return db
     .selectFrom('users')
     .selectAll('users')
     .select(ofToken.select('last_used_at').as('token_last_used_at'))
     .where('users.id', '=', ofToken.select('user_id'))
-    .where('users.deletion_started_at', 'is', null)
-    .executeTakeFirst();
+    .where('users.deletion_started_at', 'is', null);
+});
+
+export async function userForAccessToken(ctx: AppContext, token: string): Promise<User | null> {
+  if (!token.startsWith(PREFIX) || token.length > 100) return null;
+  const hash = hashSecret(token);
+  const row = (await tokenUser(ctx.db, hash)).rows[0];
   if (!row) return null;
   const { token_last_used_at, ...user } = row;
   const now = ctx.clock.now();

@@ -2,8 +2,8 @@
 export interface DomainEvents {
   'user.registered': { userId: string };
   'user.password-reset': { userId: string };
-  /** A file's bytes are stored and its item row exists (uploads, imports); thumbnails listen. */
-  'file.created': { itemId: string; ownerId: string };
+  /** A file's bytes are stored and its item row exists (uploads, imports); thumbnails listen (the type tells them whether to look). */
+  'file.created': { itemId: string; ownerId: string; mimetype: string | null };
   /**
    * An upload became an item (plain, chunked, tus, import). `principal` is who uploaded: the
    * user, or a link (`share`, `request`: its id) or team member acting as the owner. Emitted with

@@ -1,4 +1,5 @@
 import { sql, SqliteAdapter, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SelectQueryBuilder, type SqlBool, type Updateable } from 'kysely';
+import { compiledOnce } from '../../../db/compiled-once.ts';
 import type { Database, ItemsTable } from '../../../db/schema.ts';
 
 /** Item SQL, Kysely only. Every function takes the db or a transaction; none reads a request. */
@@ -249,6 +250,9 @@ export async function searchByName(db: Db, ownerId: string, needle: string, limi
 /**
  * Which of these name keys are taken in one folder (outside the trash). An equality lookup on the
  * unique name index (its `coalesce(parent_id, '')` included), so its cost does not grow with the folder.
+ * The `order by` is what makes SQLite take that index: without statistics it judges a list of keys
+ * dearer than `items_owner_deleted (owner_id, deleted_at)` and walked all the owner's live items
+ * (0.45 ms a lookup at 3,000 files, growing with them); the index gives the order for free.
  */
 export async function takenNameKeys(db: Db, ownerId: string, parentId: string | null, keys: string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
@@ -259,9 +263,25 @@ export async function takenNameKeys(db: Db, ownerId: string, parentId: string | 
     .where(sql<SqlBool>`coalesce(parent_id, '') = ${parentId ?? ''}`)
     .where('name_key', 'in', keys)
     .where('deleted_at', 'is', null)
+    .orderBy('name_key')
     .execute();
   return new Set(rows.map((r) => r.name_key));
 }
+
+/** Whether one name key is taken in one folder (outside the trash): takenNameKeys of one key, compiled once (an upload's name). */
+export async function nameKeyTaken(db: Db, ownerId: string, parentId: string | null, key: string): Promise<boolean> {
+  return (await nameKeyHolder(db, ownerId, parentId ?? '', key)).rows.length > 0;
+}
+
+const nameKeyHolder = compiledOnce((db, ownerId: string, folder: string, key: string) =>
+  db
+    .selectFrom('items')
+    .select('name_key')
+    .where('owner_id', '=', ownerId)
+    .where(sql<SqlBool>`coalesce(parent_id, '') = ${folder}`)
+    .where('name_key', '=', key)
+    .where('deleted_at', 'is', null),
+);
 
 /** The id of an item outside the trash in that folder with that name key, if any. */
 export async function findByNameKey(db: Db, ownerId: string, parentId: string | null, key: string): Promise<string | undefined> {
@@ -307,6 +327,25 @@ export async function selfAndAncestorIds(db: Db, id: string): Promise<string[]> 
 
 export async function insertItem(db: Db, row: Insertable<ItemsTable>): Promise<void> {
   await db.insertInto('items').values(row).execute();
+}
+
+/** The columns a new item names (the others take their defaults). */
+type NewItem = Pick<Insertable<ItemsTable>, (typeof NEW_ITEM_COLUMNS)[number]>;
+const NEW_ITEM_COLUMNS = ['id', 'owner_id', 'parent_id', 'type', 'name', 'name_key', 'color', 'emoji', 'mimetype', 'size', 'blob_key', 'created_at', 'updated_at', 'deleted_at', 'deleted_with'] as const;
+
+/** An insert of those columns answering the stored row, compiled once (db/compiled-once.ts): every upload runs it. */
+const insertNewItem = compiledOnce((db, ...values: unknown[]) =>
+  db
+    .insertInto('items')
+    .values(Object.fromEntries(NEW_ITEM_COLUMNS.map((column, i) => [column, values[i]])) as unknown as Insertable<ItemsTable>)
+    .returningAll(),
+);
+
+/** Inserts the item and answers the row as stored (the defaults filled in), without reading it again. */
+export async function insertItemReturning(db: Db, row: NewItem): Promise<ItemRow> {
+  const inserted = (await insertNewItem(db, ...NEW_ITEM_COLUMNS.map((column) => row[column] ?? null))).rows[0];
+  if (!inserted) throw new Error('The item insert answered no row.');
+  return inserted;
 }
 
 export async function updateItem(db: Db, id: string, patch: Updateable<ItemsTable>): Promise<void> {

@@ -194,7 +194,9 @@ export function startThumbnailWorker(ctx: AppContext, concurrency = 2): () => Pr
       running.add(job);
     }
   };
-  const off = ctx.events.on('file.created', ({ itemId }) => {
+  const off = ctx.events.on('file.created', ({ itemId, mimetype }) => {
+    // A type that never has thumbnails (text, archives): what the job would answer, without reading the row.
+    if (!sourceOf(mimetype) && !catchUpPicks(mimetype)) return void ctx.logger.debug({ itemId, outcome: 'unsupported', reason: `no thumbnails for ${mimetype ?? 'an unknown type'}` }, 'thumbnail');
     queue.push(itemId);
     pump();
   });

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { compiledOnce } from '../../../db/compiled-once.ts';
 import type { Database } from '../../../db/index.ts';
 import type { AppContext } from '../context.ts';
 
@@ -133,8 +134,11 @@ export interface MailSettings {
 export type Settings = typeof SETTING_DEFAULTS;
 export type SettingKey = keyof Settings;
 
+/** Read on every request (compiled once: db/compiled-once.ts). */
+const allSettings = compiledOnce((db) => db.selectFrom('settings').select(['key', 'value']));
+
 export async function getSettings(ctx: AppContext): Promise<Settings> {
-  const rows = await ctx.db.selectFrom('settings').select(['key', 'value']).execute();
+  const { rows } = await allSettings(ctx.db);
   const settings: Record<string, unknown> = { ...SETTING_DEFAULTS };
   for (const row of rows) {
     if (row.key in SETTING_DEFAULTS) {

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { compiledOnce } from '../../../db/compiled-once.ts';
 import type { PendingBlobsTable } from '../../../db/schema.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../files/queries.ts';
@@ -14,13 +15,15 @@ import type { Db } from '../files/queries.ts';
  */
 export type Intent = Selectable<PendingBlobsTable>;
 
+// Every upload writes and takes one: both compiled once (db/compiled-once.ts).
+const insertIntent = compiledOnce((db, blobKey: string, ownerId: string, uploadId: string | null, finish: string | null, createdAt: string) =>
+  db.insertInto('pending_blobs').values({ blob_key: blobKey, owner_id: ownerId, upload_id: uploadId, finish, created_at: createdAt }).onConflict((oc) => oc.column('blob_key').doNothing()),
+);
+const deleteIntent = compiledOnce((db, blobKey: string) => db.deleteFrom('pending_blobs').where('blob_key', '=', blobKey));
+
 /** Written before the blob exists; a second write for the same key (a resumed finish) keeps the first. */
 export async function recordIntent(ctx: AppContext, intent: Omit<Intent, 'created_at'>): Promise<void> {
-  await ctx.db
-    .insertInto('pending_blobs')
-    .values({ ...intent, created_at: ctx.clock.now().toISOString() })
-    .onConflict((oc) => oc.column('blob_key').doNothing())
-    .execute();
+  await insertIntent(ctx.db, intent.blob_key, intent.owner_id, intent.upload_id, intent.finish, ctx.clock.now().toISOString());
 }
 
 export function findIntent(db: Db, blobKey: string): Promise<Intent | undefined> {
@@ -32,8 +35,8 @@ export function findIntent(db: Db, blobKey: string): Promise<Intent | undefined>
  * transaction that removed the row (on PostgreSQL a concurrent one waits for it, then finds none).
  */
 export async function claimIntent(tx: Db, blobKey: string): Promise<boolean> {
-  const result = await tx.deleteFrom('pending_blobs').where('blob_key', '=', blobKey).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  const result = await deleteIntent(tx, blobKey);
+  return Number(result.numAffectedRows ?? 0) > 0;
 }
 
 export async function dropIntent(db: Db, blobKey: string): Promise<void> {

@@ -1,4 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import { compiledOnce } from '../../../db/compiled-once.ts';
+import type { Database } from '../../../db/schema.ts';
 import type { User } from '../auth/sessions.ts';
 import { formatBytes } from '../config/client-config.ts';
 import type { AppContext } from '../context.ts';
@@ -100,18 +102,23 @@ export async function usedBytes(db: Db, ownerId: string): Promise<number> {
   return Number(row?.storage_used_bytes ?? 0);
 }
 
-/** Bytes promised to the owner's open uploads (reservations.ts), leaving out `exceptId` (the upload being judged). */
-export async function reservedBytes(db: Db, ownerId: string, exceptId?: string | null): Promise<number> {
-  let query = db.selectFrom('upload_reservations').select(sql<number | string | null>`sum(bytes)`.as('bytes')).where('owner_id', '=', ownerId);
-  if (exceptId) query = query.where('id', '!=', exceptId);
-  const row = await query.executeTakeFirst();
-  return Number(row?.bytes ?? 0);
+/**
+ * Stored plus promised bytes of the owner (the user row's counter and the open reservations of
+ * reservations.ts), leaving out the reservation `exceptId` (the upload being judged). One statement
+ * for both: every upload asks twice (before its bytes and when it finishes).
+ */
+export async function committedBytes(db: Db, ownerId: string, exceptId?: string | null): Promise<number> {
+  const row = (await (exceptId ? committedExcept(db, ownerId, exceptId) : committed(db, ownerId))).rows[0];
+  return Number(row?.used ?? 0) + Number(row?.reserved ?? 0);
 }
 
-/** Stored plus promised bytes of the owner, leaving out the reservation `exceptId`. */
-export async function committedBytes(db: Db, ownerId: string, exceptId?: string | null): Promise<number> {
-  return (await usedBytes(db, ownerId)) + (await reservedBytes(db, ownerId, exceptId));
-}
+// The two shapes of that statement, each compiled once (db/compiled-once.ts).
+const storedBytes = (eb: ExpressionBuilder<Database, never>, ownerId: string) => eb.selectFrom('users').select('storage_used_bytes').where('id', '=', ownerId).as('used');
+const reservedBytes = (eb: ExpressionBuilder<Database, never>, ownerId: string) => eb.selectFrom('upload_reservations').select(sql<number | string | null>`sum(bytes)`.as('bytes')).where('owner_id', '=', ownerId);
+const committed = compiledOnce((db, ownerId: string) => db.selectNoFrom((eb) => [storedBytes(eb, ownerId), reservedBytes(eb, ownerId).as('reserved')]));
+const committedExcept = compiledOnce((db, ownerId: string, exceptId: string) =>
+  db.selectNoFrom((eb) => [storedBytes(eb, ownerId), reservedBytes(eb, ownerId).where('id', '!=', exceptId).as('reserved')]),
+);
 
 /**
  * Bytes still free for the owner, or null for no quota: the capacity less what is stored and what
