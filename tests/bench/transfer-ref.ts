@@ -15,6 +15,12 @@ import { pipeline } from 'node:stream/promises';
 const [, , portArg, root, uploads] = process.argv as [string, string, string, string, string];
 let uploaded = 0;
 
+/** Flushes the upload folder (the new names in it), as the product flushes a blob's directory. */
+async function syncUploads(): Promise<void> {
+  const dir = await open(uploads, 'r');
+  await dir.sync().finally(() => dir.close());
+}
+
 const server = http.createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://x');
   const fail = () => {
@@ -44,11 +50,7 @@ const server = http.createServer((req, res) => {
     const file = path.join(uploads, `${uploaded}`);
     const durable = url.searchParams.get('fsync') === '1';
     return void pipeline(req, createWriteStream(file, { flush: durable }))
-      .then(async () => {
-        if (!durable) return;
-        const dir = await open(uploads, 'r');
-        await dir.sync().finally(() => dir.close());
-      })
+      .then(() => (durable ? syncUploads() : undefined))
       .then(() => res.writeHead(201).end())
       .catch(fail);
   }
@@ -57,11 +59,7 @@ const server = http.createServer((req, res) => {
     const offset = Number(url.searchParams.get('offset') ?? 0);
     const flush = url.searchParams.get('fsync') === '1' && url.searchParams.get('final') === '1';
     return void pipeline(req, createWriteStream(file, { flags: offset === 0 ? 'w' : 'r+', start: offset, flush }))
-      .then(async () => {
-        if (!flush) return;
-        const dir = await open(uploads, 'r');
-        await dir.sync().finally(() => dir.close());
-      })
+      .then(() => (flush ? syncUploads() : undefined))
       .then(() => res.writeHead(204).end())
       .catch(fail);
   }

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLocalBlobStore, type BlobStore } from '../../src/server/blobs/store.ts';
 import { loadConfig } from '../../src/server/config/env.ts';
 
-describe('local blob store listing', () => {
+describe('local blob store: listing and small reads', () => {
   let root: string;
   let store: BlobStore;
   beforeEach(async () => {
@@ -36,32 +36,6 @@ describe('local blob store listing', () => {
     expect(entries).toEqual([{ key: 'files/u1/a', size: 3, modifiedAt: expect.any(Date) }]);
   });
 
-  it('refuses a prefix that is not a folder of keys', () => {
-    expect(() => store.list('files')).toThrow();
-    expect(() => store.list('../')).toThrow();
-  });
-});
-
-describe('fault injection and reconciler settings', () => {
-  it('is off unless named, and refuses names it does not know', async () => {
-    const config = await loadConfig({}, '/srv');
-    expect(config.fault).toBeNull();
-    expect(config.blobs).toEqual({ reconcileMs: 86_400_000, orphanGraceMs: 3_600_000 });
-    expect((await loadConfig({ CLOUD_DRIVE_FAULT: 'tus-finish-after-blob-move' }, '/srv')).fault).toBe('tus-finish-after-blob-move');
-    await expect(loadConfig({ CLOUD_DRIVE_FAULT: 'everywhere' }, '/srv')).rejects.toThrow(/CLOUD_DRIVE_FAULT/);
-    await expect(loadConfig({ BLOB_ORPHAN_GRACE_SECONDS: '-1' }, '/srv')).rejects.toThrow(/BLOB_ORPHAN_GRACE_SECONDS/);
-  });
-});
-
-describe('local blob store small reads', () => {
-  let root: string;
-  let store: BlobStore;
-  beforeEach(async () => {
-    root = await mkdtemp(path.join(os.tmpdir(), 'cd-blobs-'));
-    store = createLocalBlobStore(root);
-  });
-  afterEach(() => rm(root, { recursive: true, force: true }));
-
   it('answers a small blob’s bytes with its stat, a larger one’s stat alone, and null for a missing one', async () => {
     const bytes = Buffer.from('0123456789');
     await store.put('files/u1/small', Readable.from([bytes]));
@@ -76,7 +50,23 @@ describe('local blob store small reads', () => {
     expect(empty?.bytes?.length).toBe(0);
   });
 
-  it('refuses a key that is not a blob key', async () => {
+  it('refuses to read a key that is not a blob key', async () => {
     await expect(store.readSmall!('../outside', 10)).rejects.toThrow();
+  });
+
+  it('refuses a prefix that is not a folder of keys', () => {
+    expect(() => store.list('files')).toThrow();
+    expect(() => store.list('../')).toThrow();
+  });
+});
+
+describe('fault injection and reconciler settings', () => {
+  it('is off unless named, and refuses names it does not know', async () => {
+    const config = await loadConfig({}, '/srv');
+    expect(config.fault).toBeNull();
+    expect(config.blobs).toEqual({ reconcileMs: 86_400_000, orphanGraceMs: 3_600_000 });
+    expect((await loadConfig({ CLOUD_DRIVE_FAULT: 'tus-finish-after-blob-move' }, '/srv')).fault).toBe('tus-finish-after-blob-move');
+    await expect(loadConfig({ CLOUD_DRIVE_FAULT: 'everywhere' }, '/srv')).rejects.toThrow(/CLOUD_DRIVE_FAULT/);
+    await expect(loadConfig({ BLOB_ORPHAN_GRACE_SECONDS: '-1' }, '/srv')).rejects.toThrow(/BLOB_ORPHAN_GRACE_SECONDS/);
   });
 });
