@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLocalBlobStore, type BlobStore } from '../../src/server/blobs/store.ts';
 import { loadConfig } from '../../src/server/config/env.ts';
 
-describe('local blob store: listing and small reads', () => {
+describe('local blob store: listing and opening', () => {
   let root: string;
   let store: BlobStore;
   beforeEach(async () => {
@@ -36,22 +36,23 @@ describe('local blob store: listing and small reads', () => {
     expect(entries).toEqual([{ key: 'files/u1/a', size: 3, modifiedAt: expect.any(Date) }]);
   });
 
-  it('answers a small blob’s bytes with its stat, a larger one’s stat alone, and null for a missing one', async () => {
+  it('opens a blob with the stat of the open file, and answers null for a missing one', async () => {
     const bytes = Buffer.from('0123456789');
     await store.put('files/u1/small', Readable.from([bytes]));
-    const small = await store.readSmall!('files/u1/small', 10);
-    expect(small?.bytes?.equals(bytes)).toBe(true);
-    expect(small?.stat).toEqual(await store.stat('files/u1/small'));
-    const large = await store.readSmall!('files/u1/small', 9);
-    expect(large).toEqual({ stat: await store.stat('files/u1/small'), bytes: null });
-    expect(await store.readSmall!('files/u1/missing', 10)).toBeNull();
-    await store.put('files/u1/empty', Readable.from([]));
-    const empty = await store.readSmall!('files/u1/empty', 10);
-    expect(empty?.bytes?.length).toBe(0);
+    const opened = await store.open!('files/u1/small');
+    try {
+      expect(opened?.stat).toEqual(await store.stat('files/u1/small'));
+      const into = Buffer.alloc(10);
+      expect((await opened!.handle.read(into, 0, 10, 0)).bytesRead).toBe(10);
+      expect(into.equals(bytes)).toBe(true);
+    } finally {
+      await opened?.handle.close();
+    }
+    expect(await store.open!('files/u1/missing')).toBeNull();
   });
 
-  it('refuses to read a key that is not a blob key', async () => {
-    await expect(store.readSmall!('../outside', 10)).rejects.toThrow();
+  it('refuses to open a key that is not a blob key', async () => {
+    await expect(store.open!('../outside')).rejects.toThrow();
   });
 
   it('refuses a prefix that is not a folder of keys', () => {

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, opendir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, opendir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -40,11 +40,12 @@ export interface BlobStore {
    */
   list(prefix?: string): AsyncIterable<BlobEntry>;
   /**
-   * The blob's stat, and its bytes too when it holds at most `maxBytes`: one open, fstat, read and
-   * close, where `stat` then `get` would be two lookups by path and a stream (what a small download
-   * costs). Null when the blob is missing. Absent for remote stores.
+   * The blob opened for reading, with its stat from the open file (one open and fstat where `stat`
+   * then `get` would look the path up twice): the download routes read it in place
+   * (downloads/blob-body.ts). The caller closes the handle. Null when the blob is missing. Absent for
+   * remote stores.
    */
-  readSmall?(key: string, maxBytes: number): Promise<{ stat: BlobStat; bytes: Buffer | null } | null>;
+  open?(key: string): Promise<{ stat: BlobStat; handle: FileHandle } | null>;
   /** The blob's path on this machine's disk, for tools that need a file (thumbnails); absent for remote stores. */
   localPath?(key: string): string;
   /**
@@ -178,8 +179,8 @@ export function createLocalBlobStore(root: string): BlobStore {
     get(key, range) {
       return createReadStream(fileFor(key), { highWaterMark: READ_HIGH_WATER_MARK, ...(range ? { start: range.start, end: range.end } : {}) });
     },
-    async readSmall(key, maxBytes) {
-      let handle: Awaited<ReturnType<typeof open>>;
+    async open(key) {
+      let handle: FileHandle;
       try {
         handle = await open(fileFor(key), 'r');
       } catch (error) {
@@ -188,19 +189,10 @@ export function createLocalBlobStore(root: string): BlobStore {
       }
       try {
         const s = await handle.stat();
-        const found = { size: s.size, modifiedAt: s.mtime };
-        if (s.size > maxBytes) return { stat: found, bytes: null };
-        const bytes = Buffer.allocUnsafe(s.size);
-        let read = 0;
-        while (read < s.size) {
-          const { bytesRead } = await handle.read(bytes, read, s.size - read, read);
-          if (bytesRead === 0) break;
-          read += bytesRead;
-        }
-        // A blob never changes once written; fewer bytes than its size means it is not whole: stream it instead.
-        return { stat: found, bytes: read === s.size ? bytes : null };
-      } finally {
+        return { stat: { size: s.size, modifiedAt: s.mtime }, handle };
+      } catch (error) {
         await handle.close();
+        throw error;
       }
     },
     async stat(key) {

@@ -7,11 +7,8 @@ import { dataRoute, type DataRequest } from '../http/data-route.ts';
 import { isAppError, notFound } from '../http/errors.ts';
 import { readerOf } from './reader.ts';
 import { contentDisposition, etagListMatches, etagOf, httpDateSeconds, parseHttpDate, presentationOf } from './headers.ts';
-import { streamTo } from './stream.ts';
+import { openBlobBody, type BlobBody } from './blob-body.ts';
 import { bandwidthMeter } from '../billing/bandwidth.ts';
-
-/** Up to this size a file's bytes are read whole and sent in one write instead of streamed. */
-const SMALL_BODY_BYTES = 64 * 1024;
 
 const FILE_PATH = /^\/file\/([0-9a-f-]{36})(?:\/([a-z2-7]{39}))?\/?$/;
 
@@ -47,14 +44,20 @@ async function sendFile({ ctx, req, res, pathname, principal }: DataRequest<Prin
  */
 export async function sendFileBytes(ctx: DataRequest<Principal>['ctx'], req: IncomingMessage, res: DataRequest<Principal>['res'], item: { id: string; name: string; mimetype: string | null; owner_id: string; blob_key: string | null; size?: number | string }): Promise<void> {
   const blobKey = item.blob_key!;
-  // A small file on the local disk (by its row; the disk has the last word) is read in one go and
-  // sent with its headers in one write.
-  const small = ctx.blobs.readSmall && Number(item.size ?? Number.POSITIVE_INFINITY) <= SMALL_BODY_BYTES ? await ctx.blobs.readSmall(blobKey, SMALL_BODY_BYTES) : undefined;
-  const stat = small === undefined ? await ctx.blobs.stat(blobKey) : small?.stat;
-  if (!stat) {
+  const body = await openBlobBody(ctx, blobKey);
+  if (!body) {
     ctx.logger.error({ itemId: item.id, blobKey }, 'a file row has no blob');
     throw notFound('The file’s bytes were not found.');
   }
+  try {
+    await sendBody(ctx, req, res, item, blobKey, body);
+  } finally {
+    await body.close();
+  }
+}
+
+async function sendBody(ctx: DataRequest<Principal>['ctx'], req: IncomingMessage, res: DataRequest<Principal>['res'], item: { id: string; name: string; mimetype: string | null; owner_id: string }, blobKey: string, body: BlobBody): Promise<void> {
+  const { stat } = body;
   const size = stat.size;
   const etag = etagOf(blobKey, size);
   const modified = httpDateSeconds(stat.modifiedAt);
@@ -110,8 +113,7 @@ export async function sendFileBytes(ctx: DataRequest<Principal>['ctx'], req: Inc
   const sent = range ?? { start: 0, end: size - 1 };
   // Metered plans bill the owner's bandwidth (billing/bandwidth.ts): one upsert per download.
   const count = await bandwidthMeter(ctx);
-  if (small?.bytes) res.end(small.bytes.subarray(sent.start, sent.end + 1));
-  else await streamTo(ctx, ctx.blobs.get(blobKey, sent), res, { itemId: item.id });
+  await body.send(res, sent, { itemId: item.id });
   await count(item.owner_id, sent.end - sent.start + 1);
 }
 

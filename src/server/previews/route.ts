@@ -1,5 +1,5 @@
 import { etagListMatches, etagOf } from '../downloads/headers.ts';
-import { streamTo } from '../downloads/stream.ts';
+import { openBlobBody, type BlobBody } from '../downloads/blob-body.ts';
 import { requireOwnedItem } from '../files/access.ts';
 import { actorOf, type Principal } from '../auth/principal.ts';
 import { actorFor } from '../teams/actor.ts';
@@ -13,9 +13,6 @@ const THUMBNAIL_PATH = /^\/thumbnail\/([0-9a-f-]{36})\/(xs|sm|md)(?:\.webp)?(?:\
 export function isThumbnailRequest(pathname: string, method: string): boolean {
   return pathname.startsWith('/thumbnail/') && (method === 'GET' || method === 'HEAD');
 }
-
-/** Thumbnails up to this size (all but an unusual one) are read whole rather than streamed. */
-const THUMBNAIL_READ_BYTES = 256 * 1024;
 
 /**
  * Data plane: `GET /thumbnail/{id}/{xs|sm|md}`, a made thumbnail as WebP. Only the owner; items in the
@@ -32,10 +29,17 @@ async function sendThumbnail({ ctx, req, res, pathname, principal }: DataRequest
   const item = await requireOwnedItem(ctx, await actorFor(ctx, actor, [id]), id, { trashed: 'any' });
   if (!item.thumbnail_key || !(size in THUMBNAIL_SIZES)) throw notFound('This item has no thumbnail.');
   const key = thumbnailBlobKey(item.thumbnail_key, size);
-  // A thumbnail is small: on the local disk it is read in one go and sent with its headers in one write.
-  const small = ctx.blobs.readSmall ? await ctx.blobs.readSmall(key, THUMBNAIL_READ_BYTES) : undefined;
-  const stat = small === undefined ? await ctx.blobs.stat(key) : small?.stat;
-  if (!stat) throw notFound('This item has no thumbnail.');
+  const body = await openBlobBody(ctx, key);
+  if (!body) throw notFound('This item has no thumbnail.');
+  try {
+    await sendThumbnailBody(req, res, key, body, item.id);
+  } finally {
+    await body.close();
+  }
+}
+
+async function sendThumbnailBody(req: DataRequest<Principal>['req'], res: DataRequest<Principal>['res'], key: string, body: BlobBody, itemId: string): Promise<void> {
+  const { stat } = body;
   const etag = etagOf(key, stat.size);
   const headers = {
     ETag: etag,
@@ -50,7 +54,6 @@ async function sendThumbnail({ ctx, req, res, pathname, principal }: DataRequest
     return void res.end();
   }
   res.writeHead(200, { ...headers, 'Content-Type': 'image/webp', 'Content-Length': stat.size });
-  if (req.method === 'HEAD') return void res.end();
-  if (small?.bytes) return void res.end(small.bytes);
-  await streamTo(ctx, ctx.blobs.get(key), res, { itemId: item.id });
+  if (req.method === 'HEAD' || stat.size === 0) return void res.end();
+  await body.send(res, { start: 0, end: stat.size - 1 }, { itemId });
 }
