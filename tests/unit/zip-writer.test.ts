@@ -9,6 +9,7 @@ import { finished } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { ZipWriter } from '../../src/server/downloads/zip-writer.ts';
+import { deflatedIfWorth } from '../../src/server/downloads/zip-method.ts';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -62,11 +63,21 @@ describe('the streaming zip writer', () => {
       await zip.addFile('Résumés 日本/empty.txt', date, null, { store: true, sizeHint: 0 });
       await zip.addFile('Résumés 日本/noise.bin', date, Readable.from([noise.subarray(0, 100_000), noise.subarray(100_000)]), { store: true, sizeHint: noise.length });
       await zip.addFile('notes.txt', date, Readable.from([text]), { store: false, sizeHint: text.length });
+      // Whole small files: one stored, one deflated by the caller (deflatedIfWorth), one refused by it.
+      const small = text.subarray(0, 5000);
+      const smallNoise = noise.subarray(0, 5000);
+      expect(deflatedIfWorth(smallNoise)).toBeNull();
+      await zip.addBytes('small-stored.txt', date, small, null);
+      await zip.addBytes('small-deflated.txt', date, small, deflatedIfWorth(small));
+      await zip.addBytes('small-noise.bin', date, smallNoise, deflatedIfWorth(smallNoise));
       await zip.finish();
       await finished(out);
 
       const entries = await readBack(file);
-      expect([...entries.keys()]).toEqual(['Résumés 日本/', 'Résumés 日本/empty.txt', 'Résumés 日本/noise.bin', 'notes.txt']);
+      expect([...entries.keys()]).toEqual(['Résumés 日本/', 'Résumés 日本/empty.txt', 'Résumés 日本/noise.bin', 'notes.txt', 'small-stored.txt', 'small-deflated.txt', 'small-noise.bin']);
+      expect(entries.get('small-stored.txt')!.equals(text.subarray(0, 5000))).toBe(true);
+      expect(entries.get('small-deflated.txt')!.equals(text.subarray(0, 5000))).toBe(true);
+      expect(entries.get('small-noise.bin')!.equals(noise.subarray(0, 5000))).toBe(true);
       expect(sha(entries.get('Résumés 日本/noise.bin')!)).toBe(sha(noise));
       expect(sha(entries.get('notes.txt')!)).toBe(sha(text));
       expect(entries.get('Résumés 日本/empty.txt')!.length).toBe(0);

@@ -4,12 +4,20 @@ import type { AppContext } from '../context.ts';
 import type { BlobStat } from '../blobs/store.ts';
 import { streamTo } from './stream.ts';
 
+type Range = { start: number; end: number };
+
 /** A blob a download route is about to answer with: its stat, then its bytes (or none: a 304, a HEAD). */
 export interface BlobBody {
   stat: BlobStat;
   /** Sends bytes `start` to `end` (inclusive) as the rest of the response, and ends it. */
-  send(res: ServerResponse, range: { start: number; end: number }, log?: Record<string, unknown>): Promise<void>;
-  /** Lets go of the blob (the open file); call it whatever happened. */
+  send(res: ServerResponse, range: Range, log?: Record<string, unknown>): Promise<void>;
+  /**
+   * Bytes `start` to `end` as chunks for a consumer that is done with a chunk when it asks for the
+   * next one (a chunk's buffer may be read into again then): the zip writer. Fails when the blob
+   * turns out shorter than its stat.
+   */
+  chunks(range: Range): AsyncIterable<Buffer>;
+  /** Lets go of the blob (the open file, a remote stream); call it whatever happened, as often as needed. */
   close(): Promise<void>;
 }
 
@@ -22,18 +30,28 @@ export async function openBlobBody(ctx: AppContext, key: string): Promise<BlobBo
     const opened = await ctx.blobs.open(key);
     if (!opened) return null;
     const { stat, handle } = opened;
+    let closing: Promise<void> | undefined;
     return {
       stat,
       send: (res, range) => sendFromFile(ctx, handle, res, range, key),
-      close: () => handle.close(),
+      chunks: (range) => fileChunks(handle, range, key),
+      close: () => (closing ??= handle.close()),
     };
   }
   const stat = await ctx.blobs.stat(key);
   if (!stat) return null;
+  const streams = new Set<{ destroy(): void }>();
   return {
     stat,
     send: (res, range, log) => streamTo(ctx, ctx.blobs.get(key, range), res, log),
-    close: async () => {},
+    chunks: (range) => {
+      const stream = ctx.blobs.get(key, range);
+      streams.add(stream);
+      return stream;
+    },
+    close: async () => {
+      for (const stream of streams) stream.destroy();
+    },
   };
 }
 
@@ -44,61 +62,93 @@ const CHUNK_BYTES = 256 * 1024;
 /** Chunk buffers kept for the next download (4 MiB at most): a download allocates nothing once they exist. */
 const SPARE_BUFFERS = 16;
 const spare: Buffer[] = [];
-
-/**
- * Sends a range of an open file with two buffers in turn: one is read from the disk while the
- * other's bytes are being written to the socket, and a buffer is read into again only once the
- * socket has taken its bytes (the write's callback), which is the backpressure as well. A stream
- * would allocate a new buffer per chunk, and at hundreds of MiB/s those allocations made the
- * garbage collector mark the whole heap every few chunks (a quarter of a large download's CPU).
- * A client that goes away ends the send; a file shorter than its stat said ends the response early.
- */
-async function sendFromFile(ctx: AppContext, handle: FileHandle, res: ServerResponse, range: { start: number; end: number }, key: string): Promise<void> {
-  const total = range.end - range.start + 1;
-  // A small body is read whole and goes out with the headers in one write, without waiting for the socket.
-  if (total <= SMALL_BODY_BYTES) {
-    const bytes = Buffer.allocUnsafe(total);
-    const read = await readFully(handle, bytes, total, range.start);
-    if (read < total) return shortBlob(ctx, res, key, range.end + 1, range.start + read);
-    return void res.end(bytes);
-  }
-  let gone = false;
-  const closed = new Promise<false>((resolve) => {
-    const onClose = () => {
-      gone = true;
-      resolve(false);
-    };
-    if (res.destroyed) onClose();
-    else res.once('close', onClose);
-  });
-  const buffers: Buffer[] = [];
-  const writes: (Promise<boolean> | undefined)[] = [undefined, undefined];
-  let position = range.start;
-  let turn = 0;
-  while (position <= range.end) {
-    const slot = turn++ & 1;
-    // The socket still holds this buffer's last bytes until their write's callback.
-    if (writes[slot] && !(await writes[slot])) return;
-    if (gone) return;
-    const buffer = (buffers[slot] ??= spare.pop() ?? Buffer.allocUnsafeSlow(CHUNK_BYTES));
-    const length = Math.min(CHUNK_BYTES, range.end - position + 1);
-    const read = await readFully(handle, buffer, length, position);
-    if (read < length) return shortBlob(ctx, res, key, range.end + 1, position + read);
-    position += length;
-    const chunk = buffer.subarray(0, length);
-    const last = position > range.end;
-    const written = new Promise<true>((resolve) => (last ? res.end(chunk, () => resolve(true)) : res.write(chunk, () => resolve(true))));
-    writes[slot] = Promise.race([written, closed]);
-  }
-  for (const write of writes) if (write && !(await write)) return;
-  // Every write's callback came: the socket holds none of these bytes any more.
+const takeBuffer = () => spare.pop() ?? Buffer.allocUnsafeSlow(CHUNK_BYTES);
+const giveBack = (buffers: Buffer[]) => {
   for (const buffer of buffers) if (spare.length < SPARE_BUFFERS) spare.push(buffer);
+};
+
+export class ShortBlobError extends Error {
+  constructor(key: string, expected: number, found: number) {
+    super(`the blob ${key} holds ${found} bytes where ${expected} were expected`);
+  }
 }
 
-/** The headers promised more bytes than the file holds: the response ends early, and it is logged. */
-function shortBlob(ctx: AppContext, res: ServerResponse, key: string, expected: number, found: number): void {
-  ctx.logger.error({ blobKey: key, expected, found }, 'a blob is shorter than its size');
-  res.destroy();
+/**
+ * A range of an open file in chunks, read into two buffers in turn: the next chunk is read while
+ * the consumer handles this one, and a buffer is read into again only once the consumer has asked
+ * for the chunk after it. A stream would allocate a new buffer per chunk, and at hundreds of MiB/s
+ * those allocations made the garbage collector mark the whole heap every few chunks (a quarter of a
+ * large download's CPU). The buffers are kept for the next reader when every chunk was taken.
+ */
+async function* fileChunks(handle: FileHandle, range: Range, key: string): AsyncGenerator<Buffer> {
+  const buffers = [takeBuffer(), takeBuffer()];
+  const readInto = async (buffer: Buffer, position: number): Promise<Buffer> => {
+    const length = Math.min(CHUNK_BYTES, range.end - position + 1);
+    const read = await readFully(handle, buffer, length, position);
+    if (read < length) throw new ShortBlobError(key, range.end + 1, position + read);
+    return buffer.subarray(0, length);
+  };
+  let position = range.start;
+  let turn = 0;
+  let next: Promise<Buffer> | null = position <= range.end ? readInto(buffers[0]!, position) : null;
+  let whole = false;
+  try {
+    while (next) {
+      const chunk = await next;
+      position += chunk.length;
+      turn ^= 1;
+      next = position <= range.end ? readInto(buffers[turn]!, position) : null;
+      yield chunk;
+    }
+    whole = true;
+  } finally {
+    // Left early: a read may still be filling a buffer; it is not reused (nor its failure reported).
+    next?.catch(() => {});
+    if (whole) giveBack(buffers);
+  }
+}
+
+/**
+ * Sends a range of an open file: each chunk is written to the socket and the next one asked for
+ * once the socket has taken it (the write's callback), which is the backpressure as well. A client
+ * that goes away ends the send; a file shorter than its stat said ends the response early.
+ */
+async function sendFromFile(ctx: AppContext, handle: FileHandle, res: ServerResponse, range: Range, key: string): Promise<void> {
+  try {
+    const total = range.end - range.start + 1;
+    // A small body is read whole and goes out with the headers in one write, without waiting for the socket.
+    if (total <= SMALL_BODY_BYTES) {
+      const bytes = Buffer.allocUnsafe(total);
+      const read = await readFully(handle, bytes, total, range.start);
+      if (read < total) throw new ShortBlobError(key, range.end + 1, range.start + read);
+      return void res.end(bytes);
+    }
+    let sent = range.start;
+    for await (const chunk of fileChunks(handle, range, key)) {
+      sent += chunk.length;
+      if (!(await taken(res, chunk, sent > range.end))) return;
+    }
+  } catch (error) {
+    if (!(error instanceof ShortBlobError)) throw error;
+    ctx.logger.error({ blobKey: key, err: error }, 'a blob is shorter than its size');
+    res.destroy();
+  }
+}
+
+/** Writes `chunk` (and ends the response with it when `last`); true once the socket has taken it, false when the client left. */
+export function taken(out: ServerResponse | NodeJS.WritableStream, chunk: Buffer, last = false): Promise<boolean> {
+  return new Promise((resolve) => {
+    const stream = out as ServerResponse;
+    if (stream.destroyed) return resolve(false);
+    const onClose = () => resolve(false);
+    stream.once('close', onClose);
+    const done = () => {
+      stream.off('close', onClose);
+      resolve(true);
+    };
+    if (last) stream.end(chunk, done);
+    else stream.write(chunk, done);
+  });
 }
 
 async function readFully(handle: FileHandle, buffer: Buffer, length: number, position: number): Promise<number> {

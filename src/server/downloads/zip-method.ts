@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import { constants, deflateRawSync } from 'node:zlib';
 
 /**
@@ -16,41 +15,6 @@ const TRIAL_BYTES = 64 * 1024;
  */
 const MIN_SAVING = 0.03;
 
-/**
- * Waits for the first bytes of `source` and puts them back, so the stream still starts at byte 0.
- * Null for a stream that ends with no bytes or is closed first.
- */
-export function peekFirstBlock(source: Readable): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      source.off('readable', onReadable);
-      source.off('end', onEnd);
-      source.off('error', onError);
-      source.off('close', onEnd);
-    };
-    const onReadable = () => {
-      const chunk = source.read() as Buffer | null;
-      if (chunk === null) return; // 'readable' before 'end' carries no data
-      done();
-      source.unshift(chunk);
-      resolve(chunk);
-    };
-    const onEnd = () => {
-      done();
-      resolve(null);
-    };
-    const onError = (error: Error) => {
-      done();
-      reject(error);
-    };
-    source.on('readable', onReadable);
-    source.once('end', onEnd);
-    source.once('error', onError);
-    // Destroyed while waiting (the client left): nothing more will come.
-    source.once('close', onEnd);
-  });
-}
-
 /** Whether an entry that starts with `block` is worth deflating: a fast trial deflate of its first 64 KiB shrinks it. */
 export function worthDeflating(block: Buffer | null): boolean {
   if (!block || block.length === 0) return false;
@@ -58,3 +22,16 @@ export function worthDeflating(block: Buffer | null): boolean {
   const deflated = deflateRawSync(sample, { level: ZIP_DEFLATE_LEVEL }).length;
   return deflated <= sample.length * (1 - MIN_SAVING);
 }
+
+/**
+ * A whole small file's raw deflate when it is worth it (it saves at least MIN_SAVING), else null:
+ * for a file of at most TRIAL_BYTES the trial is the deflate itself.
+ */
+export function deflatedIfWorth(bytes: Buffer): Buffer | null {
+  if (bytes.length === 0 || bytes.length > TRIAL_BYTES) return null;
+  const deflated = deflateRawSync(bytes, { level: ZIP_DEFLATE_LEVEL });
+  return deflated.length <= bytes.length * (1 - MIN_SAVING) ? deflated : null;
+}
+
+/** Entries of at most this size are read whole and deflated in one call (deflatedIfWorth). */
+export const WHOLE_ENTRY_BYTES = TRIAL_BYTES;

@@ -11,6 +11,9 @@ import { crc32, createDeflateRaw } from 'node:zlib';
  * a size or an offset reaches 4 GiB, and the ZIP64 end records when there are more than 65,535
  * entries or the directory starts past 4 GiB. Names are UTF-8 (flag bit 11).
  */
+/** A file's bytes for the writer: a stream, or chunks whose buffers the source reuses (downloads/blob-body.ts). */
+export type ChunkSource = AsyncIterable<Buffer> | Readable;
+
 export class ZipWriter {
   private offset = 0;
   private readonly entries: CentralEntry[] = [];
@@ -36,9 +39,10 @@ export class ZipWriter {
   /**
    * A file entry from `source`, STORED (`store`) or DEFLATED. `sizeHint` is the size the file is
    * known to have: from 4 GiB on, the local header carries ZIP64 sizes (the data descriptor then does
-   * too). A source that fails stops the zip with that error.
+   * too). A source that fails stops the zip with that error. A chunk is done with (its buffer may be
+   * reused) once the next one is asked for: it has been taken by the destination or the deflate by then.
    */
-  async addFile(name: string, date: Date, source: Readable | null, options: { store: boolean; sizeHint: number }): Promise<void> {
+  async addFile(name: string, date: Date, source: ChunkSource | null, options: { store: boolean; sizeHint: number }): Promise<void> {
     if (!source) return this.addEmpty(name, date, false);
     const method = options.store ? STORED : DEFLATED;
     // With room to spare: a deflated entry may come out a little larger than its source.
@@ -52,10 +56,10 @@ export class ZipWriter {
     let size = 0;
     let compressed = 0;
     if (method === STORED) {
-      for await (const chunk of source as AsyncIterable<Buffer>) {
+      for await (const chunk of source) {
         crc = crc32(chunk, crc);
         size += chunk.length;
-        await this.write(chunk);
+        await this.writeTaken(chunk);
       }
       compressed = size;
     } else {
@@ -66,10 +70,14 @@ export class ZipWriter {
       deflate.on('error', () => {});
       const stopFeeding = new AbortController();
       const feeding = (async () => {
-        for await (const chunk of source as AsyncIterable<Buffer>) {
+        const stopped = once(stopFeeding.signal, 'abort');
+        for await (const chunk of source) {
           crc = crc32(chunk, crc);
           size += chunk.length;
-          if (!deflate.write(chunk)) await once(deflate, 'drain', { signal: stopFeeding.signal });
+          // The next chunk is asked for once zlib has read this one (the write's callback).
+          const consumed = new Promise<void>((resolve, reject) => deflate.write(chunk, (error) => (error ? reject(error) : resolve())));
+          await Promise.race([consumed, stopped]);
+          if (stopFeeding.signal.aborted) return;
         }
         deflate.end();
       })().catch((error: unknown) => {
@@ -82,7 +90,7 @@ export class ZipWriter {
         }
       } finally {
         stopFeeding.abort();
-        source.destroy();
+        (source as Partial<Readable>).destroy?.();
         deflate.destroy();
         await feeding;
       }
@@ -93,6 +101,22 @@ export class ZipWriter {
     }
     await this.write(dataDescriptor(crc, compressed, size, zip64));
     this.entries.push({ nameBytes, method, date, flags: FLAG_UTF8 | FLAG_DESCRIPTOR, crc, size, compressed, offset: start, directory: false });
+  }
+
+  /**
+   * A whole small file held in memory, STORED, or DEFLATED when `deflated` (its raw deflate, made by
+   * the caller's trial) is given.
+   */
+  async addBytes(name: string, date: Date, bytes: Buffer, deflated: Buffer | null): Promise<void> {
+    const method = deflated ? DEFLATED : STORED;
+    const start = this.offset;
+    const nameBytes = Buffer.from(name, 'utf8');
+    const crc = crc32(bytes);
+    const body = deflated ?? bytes;
+    await this.write(localHeader({ nameBytes, extra: EMPTY, method, date, flags: FLAG_UTF8 | FLAG_DESCRIPTOR, zip64: false, crc: 0, size: 0, compressed: 0 }));
+    await this.writeTaken(body);
+    await this.write(dataDescriptor(crc, body.length, bytes.length, false));
+    this.entries.push({ nameBytes, method, date, flags: FLAG_UTF8 | FLAG_DESCRIPTOR, crc, size: bytes.length, compressed: body.length, offset: start, directory: false });
   }
 
   /** The central directory and the end records; the destination is then ended. */
@@ -115,6 +139,21 @@ export class ZipWriter {
     const entry: CentralEntry = { nameBytes, method: STORED, date, flags: FLAG_UTF8, crc: 0, size: 0, compressed: 0, offset: this.offset, directory };
     await this.write(localHeader({ ...entry, extra: EMPTY, zip64: false }));
     this.entries.push(entry);
+  }
+
+  /** Writes a chunk the caller will reuse: waits until the destination has taken it. */
+  private async writeTaken(bytes: Buffer): Promise<void> {
+    if (this.closed) throw this.closed;
+    this.offset += bytes.length;
+    await new Promise<void>((resolve, reject) => {
+      const done = () => {
+        this.out.off('close', done);
+        if (this.closed) reject(this.closed);
+        else resolve();
+      };
+      this.out.once('close', done);
+      this.out.write(bytes, done);
+    });
   }
 
   /** Writes with backpressure: waits while the destination's buffer is full. */

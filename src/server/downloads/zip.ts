@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
 import type { ItemType } from '../../../db/schema.ts';
 import { actorOf, type Principal } from '../auth/principal.ts';
 import type { User } from '../auth/sessions.ts';
@@ -13,7 +12,8 @@ import { readerOf } from './reader.ts';
 import { validationError } from '../http/errors.ts';
 import { contentDisposition } from './headers.ts';
 import { listLiveChildrenForZip } from './queries.ts';
-import { peekFirstBlock, worthDeflating, ZIP_DEFLATE_LEVEL } from './zip-method.ts';
+import { deflatedIfWorth, WHOLE_ENTRY_BYTES, worthDeflating, ZIP_DEFLATE_LEVEL } from './zip-method.ts';
+import { openBlobBody, type BlobBody } from './blob-body.ts';
 import { ZipWriter } from './zip-writer.ts';
 import { bandwidthMeter } from '../billing/bandwidth.ts';
 
@@ -140,15 +140,48 @@ async function sendZip({ ctx, req, res, principal }: DataRequest<Principal>): Pr
   await writeZip(ctx, user, roots, res);
 }
 
+/**
+ * One file's entry: a small one is read whole and deflated in one call when that shrinks it; a larger
+ * one is STORED or DEFLATED by a trial deflate of its first chunk, its chunks going out as they are read.
+ */
+async function addEntry(zip: ZipWriter, name: string, item: ZipItem, body: BlobBody): Promise<void> {
+  const date = new Date(item.updated_at);
+  const size = body.stat.size;
+  if (size === 0) return zip.addFile(name, date, null, { store: true, sizeHint: 0 });
+  const chunks = body.chunks({ start: 0, end: size - 1 })[Symbol.asyncIterator]();
+  const first = await chunks.next();
+  if (first.done) return zip.addFile(name, date, null, { store: true, sizeHint: 0 });
+  const compressed = isAlreadyCompressed(item.mimetype);
+  if (size <= WHOLE_ENTRY_BYTES && first.value.length === size) {
+    await zip.addBytes(name, date, first.value, compressed ? null : deflatedIfWorth(first.value));
+    // Asked to the end, the source knows its chunk was taken (its buffers go back for reuse).
+    await chunks.next();
+    return;
+  }
+  const store = compressed || !worthDeflating(first.value);
+  await zip.addFile(name, date, startingWith(first.value, chunks), { store, sizeHint: size });
+}
+
+/** `first`, then the rest of `rest`. */
+async function* startingWith(first: Buffer, rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
+  try {
+    yield first;
+    for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+  } finally {
+    await rest.return?.();
+  }
+}
+
 /** Streams the zip of `roots` into `res`; a client that leaves stops the walk and closes every open blob. */
 async function writeZip(ctx: AppContext, user: User, roots: ZipItem[], res: ServerResponse): Promise<void> {
   const count = await bandwidthMeter(ctx);
   const zip = new ZipWriter(res, ZIP_DEFLATE_LEVEL);
-  const open = new Set<Readable>();
+  const open = new Set<BlobBody>();
   let gone = false;
   const stop = () => {
     gone = true;
-    for (const stream of open) stream.destroy();
+    // Unblocks a read waiting on a remote store.
+    for (const body of open) void body.close();
     open.clear();
   };
   res.once('close', () => {
@@ -161,16 +194,15 @@ async function writeZip(ctx: AppContext, user: User, roots: ZipItem[], res: Serv
 
   const addFile = async (dir: string, item: ZipItem) => {
     const name = names.claim(dir, item.name, true);
-    const blob = ctx.blobs.get(item.blob_key!);
-    open.add(blob);
-    blob.once('close', () => open.delete(blob));
+    const body = await openBlobBody(ctx, item.blob_key!);
+    if (!body) throw new Error(`the blob of item ${item.id} is missing`);
+    open.add(body);
     try {
-      const first = await peekFirstBlock(blob);
       if (gone) return;
-      const store = isAlreadyCompressed(item.mimetype) || !worthDeflating(first);
-      await zip.addFile(name, new Date(item.updated_at), first ? blob : null, { store, sizeHint: Number(item.size ?? 0) });
+      await addEntry(zip, name, item, body);
     } finally {
-      blob.destroy();
+      open.delete(body);
+      await body.close();
     }
     carried += Number(item.size ?? 0);
   };
