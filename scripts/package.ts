@@ -11,6 +11,7 @@ import { cp, copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/prom
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { serverNodeFlags } from './node-flags.ts';
 import { compress, sha256, tarFolder } from './package/archive.ts';
 import { bundleApp, COMMANDS, NATIVE_PACKAGES } from './package/bundle.ts';
 import { copyNatives } from './package/natives.ts';
@@ -73,8 +74,8 @@ async function buildExecutable(arch: Arch): Promise<void> {
     useSnapshot: false,
     // Code caches and snapshots are for the processor that makes them: the blob stays portable without.
     useCodeCache: false,
-    // As `npm start`: a small young generation keeps the resident memory low (README, Benchmarks).
-    execArgv: ['--max-semi-space-size=2'],
+    // As `npm start`: V8 flags that keep the resident memory low (README, Benchmarks).
+    execArgv: serverNodeFlags(),
     assets: { payload: 'payload.tar.gz', meta: 'meta.json' },
   };
   await writeFile(path.join(work, 'sea-config.json'), JSON.stringify(seaConfig, null, 2));

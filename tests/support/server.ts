@@ -10,6 +10,9 @@ import { migrateToLatest, openDatabase } from '../../db/index.ts';
 import { loadConfig } from '../../src/server/config/env.ts';
 import { markInstalled } from '../../src/server/setup/state.ts';
 import { startS3, type RunningS3 } from './s3.ts';
+import { serverNodeFlags } from '../../scripts/node-flags.ts';
+
+const SERVER_FLAGS = serverNodeFlags();
 
 export type TestDb = 'sqlite' | 'postgres';
 export type TestStorage = 'local' | 's3';
@@ -126,8 +129,8 @@ export async function startServer(
   if (!options.env?.NODE_OPTIONS) delete env.NODE_OPTIONS;
   // Tests get an installed instance unless they ask for a fresh one (the setup wizard's tests).
   if (!reuse && !alongside && options.installed !== false) await markDataInstalled(dataDir, pgDb?.url);
-  // The V8 flag `npm start` runs with (package.json): tests and benchmarks measure the same process.
-  const child = spawn(process.execPath, ['--max-semi-space-size=2', 'dist/host/main.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The V8 flags `npm start` runs with (package.json): tests and benchmarks measure the same process.
+  const child = spawn(process.execPath, [...SERVER_FLAGS, 'dist/host/main.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const cleanup = async () => {
