@@ -11,9 +11,12 @@ import { Worker } from 'node:worker_threads';
  *
  * The worker is a second JavaScript engine (about 14 MiB resident), so it runs only while there
  * is something to copy: the main thread looks at its connection's change count every `intervalMs`
- * (`total_changes()`, a counter read, no I/O), starts the worker on a change, and lets it go after
- * `idleMs` without one, its last checkpoint done. Should a worker fail, the main connection
- * checkpoints again itself, as SQLite does by default.
+ * (`total_changes()`, a counter read, no I/O), starts the worker once changes wait to be copied,
+ * and lets it go after `idleMs` without one, its last checkpoint done. A few rows changed (a
+ * job's record, a sign-in) wait up to `startAfterMs` for more before the worker starts, so an
+ * instance that writes now and then does not start an engine for each write; `startAfterRows`
+ * rows changed start it at once. Should a worker fail, the main connection checkpoints again
+ * itself, as SQLite does by default.
  */
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -30,7 +33,13 @@ parentPort.once('message', () => { clearInterval(timer); checkpoint(); db.close(
 export function checkpointInBackground(
   db: import('better-sqlite3').Database,
   file: string,
-  { intervalMs = 1000, idleMs = 30_000, onWorker }: { intervalMs?: number; idleMs?: number; onWorker?: (running: boolean) => void } = {},
+  {
+    intervalMs = 1000,
+    idleMs = 30_000,
+    startAfterMs = 10_000,
+    startAfterRows = 1000,
+    onWorker,
+  }: { intervalMs?: number; idleMs?: number; startAfterMs?: number; startAfterRows?: number; onWorker?: (running: boolean) => void } = {},
 ): () => void {
   const module = createRequire(import.meta.url).resolve('better-sqlite3');
   const changes = db.prepare('SELECT total_changes()').pluck();
@@ -40,6 +49,8 @@ export function checkpointInBackground(
   let closing = false;
   let seen = changes.get() as number;
   let lastChange = 0;
+  // Changes not yet copied while no worker runs: since when, and the change count then.
+  let waiting: { since: number; count: number } | null = null;
 
   const fallBack = () => {
     failed = true;
@@ -70,11 +81,15 @@ export function checkpointInBackground(
     const now = Date.now();
     const count = changes.get() as number;
     if (count !== seen) {
+      if (!worker) waiting ??= { since: now, count: seen };
       seen = count;
       lastChange = now;
-      if (!worker) start();
     } else if (worker && now - lastChange >= idleMs) {
       stop();
+    }
+    if (!worker && waiting && (now - waiting.since >= startAfterMs || count - waiting.count >= startAfterRows)) {
+      waiting = null;
+      start();
     }
   };
   const timer = setInterval(tick, intervalMs);

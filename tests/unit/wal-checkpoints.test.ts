@@ -43,7 +43,7 @@ describe('WAL checkpoints', () => {
   it('start a worker on a change, let it go when idle, and start it again on the next change', async () => {
     const { db, file } = await walDatabase();
     const seen = recorder();
-    const stop = checkpointInBackground(db, file, { intervalMs: 10, idleMs: 50, onWorker: seen.onWorker });
+    const stop = checkpointInBackground(db, file, { intervalMs: 10, idleMs: 50, startAfterMs: 0, onWorker: seen.onWorker });
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
     db.prepare('INSERT INTO t VALUES (1)').run();
     expect(await seen.next(1)).toBe(true);
@@ -56,4 +56,24 @@ describe('WAL checkpoints', () => {
     db.close();
   });
 
+  it('let a few changed rows wait for more, and start at once for many', async () => {
+    const { db, file } = await walDatabase();
+    const seen = recorder();
+    const stop = checkpointInBackground(db, file, { intervalMs: 10, idleMs: 60_000, startAfterMs: 60_000, startAfterRows: 100, onWorker: seen.onWorker });
+    db.prepare('INSERT INTO t VALUES (1)').run();
+    // Ticks go by (the worker would have started on the first): 99 rows are still too few.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(seen.states).toEqual([]);
+    const insert = db.prepare('INSERT INTO t VALUES (?)');
+    db.transaction(() => {
+      for (let n = 0; n < 98; n += 1) insert.run(n);
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(seen.states).toEqual([]);
+    insert.run(99);
+    expect(await seen.next(1)).toBe(true);
+    stop();
+    expect(seen.states).toEqual([true, false]);
+    db.close();
+  });
 });
