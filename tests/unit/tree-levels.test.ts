@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TreeNode } from '../../src/server/files/service.ts';
-import { keepLoaded, pathTo, withFolders } from '../../src/stores/files.ts';
+import { keepLoaded, pathTo, withFolders } from '../../src/stores/tree.ts';
 
 const node = (id: string, folders: TreeNode[] = [], has_folders = folders.length > 0): TreeNode => ({ id, name: id, color: null, emoji: null, parent_id: null, folders, has_folders });
 const ids = (nodes: TreeNode[]): unknown[] => nodes.map((n) => (n.folders.length ? [n.id, ids(n.folders)] : n.id));

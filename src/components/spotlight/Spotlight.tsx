@@ -3,7 +3,8 @@ import { ArrowDown, ArrowUp, CornerDownLeft, File, FileImage, FileMusic, FileTex
 import { Dialog } from 'radix-ui';
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { categoryOf } from '../../server/files/categories.ts';
-import { $tree, formatSize, loadTree, searchItems, type Item } from '../../stores/files.ts';
+import { formatSize, loadTree, searchItems, type Item } from '../../stores/files.ts';
+import { $tree } from '../../stores/tree.ts';
 import { useT } from '../../stores/i18n.ts';
 import { $router, openPage } from '../../stores/router.ts';
 import {

@@ -1,7 +1,8 @@
 import { useStore } from '@nanostores/react';
 import { ChevronRight } from 'lucide-react';
 import { useState } from 'react';
-import { $tree, pathTo, type Listing, type TreeNode } from '../../stores/files.ts';
+import type { Listing, TreeNode } from '../../stores/files.ts';
+import { $tree, pathTo } from '../../stores/tree.ts';
 import { useT } from '../../stores/i18n.ts';
 import { moveWithFeedback } from './actions.ts';
 import { dropTarget } from './dnd.ts';

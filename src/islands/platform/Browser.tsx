@@ -6,21 +6,8 @@ import { openSpotlight } from '../../components/spotlight/Spotlight.tsx';
 import { useTitle } from '../../components/useTitle.ts';
 import { $revealItem } from '../../stores/spotlight.ts';
 import { $dialog, focusListItem } from '../../stores/dialogs.ts';
-import {
-  $infoPanel,
-  $listing,
-  $selectedItems,
-  $sorting,
-  $tree,
-  clearSelection,
-  loadTree,
-  openListing,
-  pathTo,
-  sameSource,
-  selectItem,
-  type Listing,
-  type Source,
-} from '../../stores/files.ts';
+import { $infoPanel, $listing, $selectedItems, $sorting, clearSelection, loadTree, openListing, sameSource, selectItem, type Listing, type Source } from '../../stores/files.ts';
+import { $tree, pathTo } from '../../stores/tree.ts';
 import { useT } from '../../stores/i18n.ts';
 import { $alert } from '../../stores/ui.ts';
 import { $user } from '../../stores/user.ts';

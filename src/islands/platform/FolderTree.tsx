@@ -1,7 +1,8 @@
 import { ChevronRight } from 'lucide-react';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Emoji } from '../../components/pickers/Emoji.tsx';
-import { emojiChar, loadTreeChildren, pathTo, type TreeNode } from '../../stores/files.ts';
+import { emojiChar, type TreeNode } from '../../stores/files.ts';
+import { loadTreeChildren, pathTo } from '../../stores/tree.ts';
 import { moveWithFeedback, treeNodeItem } from './actions.ts';
 import { dropTarget } from './dnd.ts';
 import { ItemContextMenu, openContextMenuFromKeyboard } from './ItemContextMenu.tsx';

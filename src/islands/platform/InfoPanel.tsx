@@ -1,7 +1,8 @@
 import { useStore } from '@nanostores/react';
 import { X } from 'lucide-react';
 import { fileKind, formatOf } from '../../components/fileKinds.ts';
-import { $infoPanel, $tree, formatDate, formatSize, originalLocationText, pathTo, type Item } from '../../stores/files.ts';
+import { $infoPanel, formatDate, formatSize, originalLocationText, type Item } from '../../stores/files.ts';
+import { $tree, pathTo } from '../../stores/tree.ts';
 import { useT } from '../../stores/i18n.ts';
 import { ItemIcon } from './ItemIcon.tsx';
 
