@@ -1,7 +1,9 @@
 import type { Generated } from 'kysely';
 import type { PlansTable, SubscriptionsTable, BillingAccountsTable, InvoicesTable, TransactionsTable, FailedPaymentsTable, PaymentEventsTable, UsageDaysTable, BandwidthCountersTable } from './schema-billing.ts';
+import type { DavLocksTable, DavPropertiesTable } from './schema-dav.ts';
 
 export type * from './schema-billing.ts';
+export type * from './schema-dav.ts';
 
 /**
  * The Database type: one interface per table. Timestamps are ISO-8601 UTC strings and flags are 0/1
@@ -508,29 +510,4 @@ export interface TeamInvitationsTable {
   expires_at: string;
   created_at: string;
   responded_at: string | null;
-}
-
-/** A WebDAV write lock on a path of an account's /dav/ namespace (src/server/dav/locks.ts). */
-export interface DavLocksTable {
-  /** The token's UUID: the lock token is `urn:uuid:<id>`. */
-  id: string;
-  owner_id: string;
-  /** Name keys joined by '/'; '' is the home folder. */
-  path_key: string;
-  href: string;
-  scope: 'exclusive' | 'shared';
-  depth: '0' | 'infinity';
-  owner_xml: string;
-  timeout_seconds: number;
-  expires_at: string;
-  created_at: string;
-}
-
-/** A WebDAV dead property of an item (PROPPATCH; src/server/dav/properties.ts). */
-export interface DavPropertiesTable {
-  item_id: string;
-  ns: string;
-  name: string;
-  value_xml: string;
-  updated_at: string;
 }
