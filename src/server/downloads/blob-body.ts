@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FileHandle } from 'node:fs/promises';
 import type { AppContext } from '../context.ts';
 import type { BlobStat } from '../blobs/store.ts';
-import { streamTo } from './stream.ts';
+import { streamTo, taken } from './stream.ts';
 
 type Range = { start: number; end: number };
 
@@ -67,7 +67,7 @@ const giveBack = (buffers: Buffer[]) => {
   for (const buffer of buffers) if (spare.length < SPARE_BUFFERS) spare.push(buffer);
 };
 
-export class ShortBlobError extends Error {
+class ShortBlobError extends Error {
   constructor(key: string, expected: number, found: number) {
     super(`the blob ${key} holds ${found} bytes where ${expected} were expected`);
   }
@@ -133,22 +133,6 @@ async function sendFromFile(ctx: AppContext, handle: FileHandle, res: ServerResp
     ctx.logger.error({ blobKey: key, err: error }, 'a blob is shorter than its size');
     res.destroy();
   }
-}
-
-/** Writes `chunk` (and ends the response with it when `last`); true once the socket has taken it, false when the client left. */
-export function taken(out: ServerResponse | NodeJS.WritableStream, chunk: Buffer, last = false): Promise<boolean> {
-  return new Promise((resolve) => {
-    const stream = out as ServerResponse;
-    if (stream.destroyed) return resolve(false);
-    const onClose = () => resolve(false);
-    stream.once('close', onClose);
-    const done = () => {
-      stream.off('close', onClose);
-      resolve(true);
-    };
-    if (last) stream.end(chunk, done);
-    else stream.write(chunk, done);
-  });
 }
 
 async function readFully(handle: FileHandle, buffer: Buffer, length: number, position: number): Promise<number> {

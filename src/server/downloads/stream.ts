@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AppContext } from '../context.ts';
 
@@ -23,4 +23,23 @@ export async function streamTo(ctx: AppContext, source: Readable, res: ServerRes
 export function isClientGone(error: unknown, res: ServerResponse): boolean {
   const code = (error as NodeJS.ErrnoException)?.code;
   return code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'EPIPE' || res.destroyed || res.socket?.destroyed === true;
+}
+
+/**
+ * Writes `chunk` (and ends the stream with it when `last`): true once the destination has taken it
+ * (the write's callback; the caller may then reuse the buffer), false when it closed first (a
+ * client that left).
+ */
+export function taken(stream: Writable, chunk: Buffer, last = false): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (stream.destroyed) return resolve(false);
+    const onClose = () => resolve(false);
+    stream.once('close', onClose);
+    const done = () => {
+      stream.off('close', onClose);
+      resolve(true);
+    };
+    if (last) stream.end(chunk, done);
+    else stream.write(chunk, done);
+  });
 }

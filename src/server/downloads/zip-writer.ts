@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 import { crc32, createDeflateRaw } from 'node:zlib';
+import { taken } from './stream.ts';
 
 /**
  * A streaming ZIP writer (APPNOTE 6.3): entries go out one after another as the destination takes
@@ -145,16 +146,9 @@ export class ZipWriter {
   private async writeTaken(bytes: Buffer): Promise<void> {
     if (this.closed) throw this.closed;
     this.offset += bytes.length;
-    await new Promise<void>((resolve, reject) => {
-      const done = () => {
-        this.out.off('close', done);
-        if (this.closed) reject(this.closed);
-        else resolve();
-      };
-      this.out.once('close', done);
-      this.out.write(bytes, done);
-    });
+    if (!(await taken(this.out, bytes))) throw this.closed ?? new Error('the zip destination closed');
   }
+
 
   /** Writes with backpressure: waits while the destination's buffer is full. */
   private async write(bytes: Buffer): Promise<void> {
