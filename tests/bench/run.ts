@@ -3,6 +3,7 @@
 // the product's own session lookup and service calls on the same SQLite file (the same SQL): the
 // ratio is what Astro, the middleware and the route helpers cost. Bounded: each scenario runs for
 // BENCH_DURATION_MS with BENCH_CONCURRENCY connections, BENCH_ROUNDS times alternating, 127.0.0.1 only.
+// BENCH_CPU_PROF=<dir> writes the product server's CPU profile there (node --cpu-prof) when it stops.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
@@ -21,7 +22,8 @@ async function startChild(script: string, args: string[]): Promise<{ url: string
   return { url: `http://127.0.0.1:${port}`, child };
 }
 
-const server = await startServer({ db: 'sqlite' });
+const cpuProf = process.env.BENCH_CPU_PROF;
+const server = await startServer({ db: 'sqlite', env: cpuProf ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(cpuProf)}` } : {} });
 const children: ChildProcess[] = [];
 try {
   const { client, user } = await registerUser(server.url);
