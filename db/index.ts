@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import { migrations } from '../migrations/index.ts';
+import { heldSync } from '../src/server/blobs/sync.ts';
 import type { Config } from '../src/server/config/env.ts';
 import { checkpointInBackground } from './checkpoints.ts';
 import type { Database } from './schema.ts';
@@ -44,8 +45,32 @@ export async function openDatabase(database: Config['database']): Promise<DB> {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  const stopCheckpoints = database.file === ':memory:' ? () => {} : checkpointInBackground(sqlite, database.file);
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, stopCheckpoints) }) });
+  if (database.file === ':memory:') return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, () => {}) }) });
+  const stopCheckpoints = checkpointInBackground(sqlite, database.file);
+  // The write-ahead log is never replaced while this connection is open (SQLite removes it only
+  // when the last connection closes): its handle is kept for the flushes of flushLog.
+  const log = heldSync(`${database.file}-wal`);
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({
+      database: withStatementCache(sqlite, () => {
+        void log.close();
+        stopCheckpoints();
+      }),
+    }),
+  });
+  logs.set(db, log.sync);
+  return db;
+}
+
+const logs = new WeakMap<DB, () => Promise<void>>();
+
+/**
+ * Flushes SQLite's write-ahead log to the disk (fdatasync), shared by every caller that arrives
+ * while one runs (group commit): what was committed before the call survives a power cut once it
+ * resolves. Nothing to do on PostgreSQL (it flushes at every commit) or an in-memory database.
+ */
+export function flushLog(db: DB): Promise<void> {
+  return logs.get(db)?.() ?? Promise.resolve();
 }
 
 type Sqlite = import('better-sqlite3').Database;
