@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Multipart } from './s3-multipart.ts';
-import { sharedSync } from './sync.ts';
+import { sharedSync, syncPath } from './sync.ts';
 
 export interface BlobStat {
   size: number;
@@ -103,15 +103,6 @@ const READ_HIGH_WATER_MARK = 256 * 1024;
 /** Large writes: fewer, bigger write(2) calls for an upload's stream than the 16 KiB default. */
 const WRITE_HIGH_WATER_MARK = 1024 * 1024;
 
-async function syncFile(file: string): Promise<void> {
-  const handle = await open(file, 'r');
-  try {
-    await handle.datasync();
-  } finally {
-    await handle.close();
-  }
-}
-
 /**
  * Local disk under DATA_DIR/blobs. Writes go to a temporary file and are renamed into place only
  * when complete. Durable when `put` or `adopt` resolves: the file's data is flushed (fsync) before
@@ -165,7 +156,7 @@ export function createLocalBlobStore(root: string): BlobStore {
       await ensureDir(path.dirname(target));
       try {
         // Its writer (the tus file store) did not flush it: the bytes reach the disk before the name does.
-        await syncFile(file);
+        await syncPath(file, { data: true });
         await rename(file, target);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;

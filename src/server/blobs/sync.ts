@@ -9,7 +9,7 @@ export function sharedSync(): (path: string) => Promise<void> {
   const groups = new Map<string, { flush: () => Promise<void>; waiting: number }>();
   return async (file) => {
     let group = groups.get(file);
-    if (!group) groups.set(file, (group = { flush: grouped(() => syncOnce(file)), waiting: 0 }));
+    if (!group) groups.set(file, (group = { flush: grouped(() => syncPath(file)), waiting: 0 }));
     group.waiting += 1;
     try {
       await group.flush();
@@ -21,10 +21,11 @@ export function sharedSync(): (path: string) => Promise<void> {
   };
 }
 
-async function syncOnce(file: string): Promise<void> {
+/** One flush of a file or folder by its path (open, fsync or with `data` fdatasync, close). */
+export async function syncPath(file: string, options: { data?: boolean } = {}): Promise<void> {
   const handle = await open(file, 'r');
   try {
-    await handle.sync();
+    await (options.data ? handle.datasync() : handle.sync());
   } finally {
     await handle.close();
   }
