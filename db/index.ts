@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import { migrations } from '../migrations/index.ts';
-import { heldSync } from '../src/server/blobs/sync.ts';
+import { heldSync } from '../src/server/fs/flush.ts';
 import type { Config } from '../src/server/config/env.ts';
 import { checkpointInBackground } from './checkpoints.ts';
 import type { Database } from './schema.ts';
@@ -45,20 +45,18 @@ export async function openDatabase(database: Config['database']): Promise<DB> {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  if (database.file === ':memory:') return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, () => {}) }) });
-  const stopCheckpoints = checkpointInBackground(sqlite, database.file);
-  // The write-ahead log is never replaced while this connection is open (SQLite removes it only
-  // when the last connection closes): its handle is kept for the flushes of flushLog.
-  const log = heldSync(`${database.file}-wal`);
-  const db = new Kysely<Database>({
-    dialect: new SqliteDialect({
-      database: withStatementCache(sqlite, () => {
-        void log.close();
-        stopCheckpoints();
-      }),
-    }),
-  });
-  logs.set(db, log.sync);
+  // A file database: its log is flushed through a handle kept while this connection is open
+  // (SQLite removes the write-ahead log only when the last connection closes, so it is never
+  // replaced under the handle), and checkpoints run in the background. In memory, neither.
+  const onDisk = database.file !== ':memory:';
+  const log = onDisk ? heldSync(`${database.file}-wal`) : null;
+  const stopCheckpoints = onDisk ? checkpointInBackground(sqlite, database.file) : () => {};
+  const beforeClose = () => {
+    void log?.close().catch(() => undefined);
+    stopCheckpoints();
+  };
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, beforeClose) }) });
+  if (log) logs.set(db, log.sync);
   return db;
 }
 

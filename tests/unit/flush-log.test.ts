@@ -1,9 +1,10 @@
-import { mkdtemp, readdir, readlink, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flushLog, openDatabase } from '../../db/index.ts';
+import { openDescriptors } from '../support/descriptors.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -12,12 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-async function openDescriptors(file: string): Promise<number> {
-  let count = 0;
-  for (const fd of await readdir('/proc/self/fd')) if ((await readlink(`/proc/self/fd/${fd}`).catch(() => '')) === file) count += 1;
-  return count;
-}
 
 describe('flushLog (what an upload waits for before its 201, uploads/durable.ts)', () => {
   it("flushes a SQLite database's write-ahead log through one handle held until the database closes", async () => {

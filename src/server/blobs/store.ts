@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Multipart } from './s3-multipart.ts';
-import { sharedSync, syncPath } from './sync.ts';
+import { sharedSync, syncPath } from '../fs/flush.ts';
 
 export interface BlobStat {
   size: number;

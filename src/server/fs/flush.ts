@@ -1,5 +1,9 @@
 import { type FileHandle, open } from 'node:fs/promises';
 
+// Flushing files and folders to the disk with as few calls into the thread pool as possible: the
+// blob store (blobs/store.ts) flushes the folders that receive new names, the database layer
+// (db/index.ts) the write-ahead log.
+
 /**
  * fsync by path, grouped (below): N concurrent uploads into one folder cost about two syncs of it,
  * not N. Used for the directories that receive new blob names (store.ts); each sync opens the

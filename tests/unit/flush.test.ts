@@ -1,26 +1,17 @@
-import { mkdir, mkdtemp, readdir, readlink, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grouped, heldSync, sharedSync } from '../../src/server/blobs/sync.ts';
+import { grouped, heldSync, sharedSync } from '../../src/server/fs/flush.ts';
+import { openDescriptors } from '../support/descriptors.ts';
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'cd-blob-sync-'));
+  dir = await mkdtemp(path.join(os.tmpdir(), 'cd-flush-'));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-/** How many of this process's open descriptors point at `file`. */
-async function openDescriptors(file: string): Promise<number> {
-  let count = 0;
-  for (const fd of await readdir('/proc/self/fd')) {
-    const target = await readlink(`/proc/self/fd/${fd}`).catch(() => '');
-    if (target === file) count += 1;
-  }
-  return count;
-}
 
 describe('grouped (group commit of one flush)', () => {
   it('gives callers that arrive while a flush runs one shared next flush, then starts afresh', async () => {
