@@ -1,7 +1,7 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLocalBlobStore, type BlobStore } from '../../src/server/blobs/store.ts';
 import { loadConfig } from '../../src/server/config/env.ts';
@@ -34,6 +34,30 @@ describe('local blob store: listing and opening', () => {
     const entries = [];
     for await (const entry of store.list('files/u1/')) entries.push(entry);
     expect(entries).toEqual([{ key: 'files/u1/a', size: 3, modifiedAt: expect.any(Date) }]);
+  });
+
+  const temporaryFiles = async () => (await readdir(path.join(root, '.tmp')).catch(() => [])).length;
+
+  it('keeps nothing of a put whose source closes without ending, and rejects', async () => {
+    const source = new PassThrough();
+    source.write(Buffer.alloc(1024, 1));
+    const put = store.put('files/u1/cut', source);
+    setImmediate(() => source.destroy());
+    await expect(put).rejects.toMatchObject({ code: 'ERR_STREAM_PREMATURE_CLOSE' });
+    expect(await store.stat('files/u1/cut')).toBeNull();
+    expect(await temporaryFiles()).toBe(0);
+  });
+
+  it('destroys the source when the file cannot be written, and keeps nothing', async () => {
+    // The temporary folder, known to exist after a first put, is a file now: the write stream's open fails.
+    await store.put('files/u1/first', Readable.from([Buffer.from('a')]));
+    await rm(path.join(root, '.tmp'), { recursive: true });
+    await writeFile(path.join(root, '.tmp'), 'in the way');
+    const source = new PassThrough();
+    source.end(Buffer.alloc(1024, 1));
+    await expect(store.put('files/u1/unwritable', source)).rejects.toMatchObject({ code: 'ENOTDIR' });
+    expect(source.destroyed).toBe(true);
+    expect(await store.stat('files/u1/unwritable')).toBeNull();
   });
 
   it('opens a blob with the stat of the open file, and answers null for a missing one', async () => {

@@ -1,8 +1,8 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { type FileHandle, mkdir, open, opendir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable, type Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Multipart } from './s3-multipart.ts';
@@ -137,7 +137,7 @@ export function createLocalBlobStore(root: string): BlobStore {
       try {
         // `flush`: fsync before the close, so the bytes are on disk before the name points at them.
         const out = createWriteStream(tmp, { flags: 'wx', flush: true, highWaterMark: WRITE_HIGH_WATER_MARK });
-        await pipeline(source, out);
+        await pipeInto(source, out);
         size = out.bytesWritten;
         await rename(tmp, target);
       } catch (error) {
@@ -253,5 +253,23 @@ async function* walk(root: string, prefix: string): AsyncGenerator<BlobEntry> {
     if (!entry.isFile() || !isBlobKey(key)) continue;
     const s = await stat(path.join(root, key)).catch(() => null);
     if (s) yield { key, size: s.size, modifiedAt: s.mtime };
+  }
+}
+
+/**
+ * `source` piped into `out`, settled once both are done (`out` closed: a file's flush and close
+ * come before its name is given) or the first fails, when the other is destroyed. What
+ * `stream.pipeline` does, without the AbortController it makes and aborts on every call (a
+ * DOMException with a stack trace per small upload).
+ */
+async function pipeInto(source: Readable | AsyncIterable<Uint8Array>, out: Writable): Promise<void> {
+  const readable = source instanceof Readable ? source : Readable.from(source);
+  try {
+    readable.pipe(out);
+    await Promise.all([finished(readable), finished(out)]);
+  } catch (error) {
+    readable.destroy();
+    out.destroy();
+    throw error;
   }
 }
