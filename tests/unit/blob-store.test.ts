@@ -5,6 +5,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLocalBlobStore, type BlobStore } from '../../src/server/blobs/store.ts';
 import { loadConfig } from '../../src/server/config/env.ts';
+import { openDescriptors } from '../support/descriptors.ts';
 
 describe('local blob store: listing and opening', () => {
   let root: string;
@@ -67,12 +68,31 @@ describe('local blob store: listing and opening', () => {
     try {
       expect(opened?.stat).toEqual(await store.stat('files/u1/small'));
       const into = Buffer.alloc(10);
-      expect((await opened!.handle.read(into, 0, 10, 0)).bytesRead).toBe(10);
+      expect(await opened!.read(into, 0, 10, 0)).toBe(10);
       expect(into.equals(bytes)).toBe(true);
+      expect(await opened!.read(into, 0, 10, 10)).toBe(0);
     } finally {
-      await opened?.handle.close();
+      await opened?.close();
     }
     expect(await store.open!('files/u1/missing')).toBeNull();
+  });
+
+  it('takes a known stat instead of asking the file, and closes once the reads under way are done', async () => {
+    await store.put('files/u1/known', Readable.from([Buffer.from('abcdef')]));
+    const known = { size: 6, modifiedAt: new Date('2026-01-02T03:04:05Z') };
+    const opened = (await store.open!('files/u1/known', known))!;
+    const descriptors = async () => openDescriptors(path.join(root, 'files/u1/known'));
+    expect(opened.stat).toBe(known);
+    expect(await descriptors()).toBe(1);
+    const into = Buffer.alloc(6);
+    const reading = opened.read(into, 0, 6, 0);
+    const closing = opened.close();
+    expect(opened.close()).toBe(closing);
+    expect(await reading).toBe(6);
+    expect(into.toString()).toBe('abcdef');
+    await closing;
+    expect(await descriptors()).toBe(0);
+    await expect(opened.read(into, 0, 6, 0)).rejects.toThrow('closed');
   });
 
   it('refuses to open a key that is not a blob key', async () => {

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { type FileHandle, mkdir, open, opendir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, opendir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Multipart } from './s3-multipart.ts';
 import { sharedSync, syncPath } from '../fs/flush.ts';
+import { openForReading, type OpenBlob } from './open-file.ts';
 
 export interface BlobStat {
   size: number;
@@ -40,12 +41,12 @@ export interface BlobStore {
    */
   list(prefix?: string): AsyncIterable<BlobEntry>;
   /**
-   * The blob opened for reading, with its stat from the open file (one open and fstat where `stat`
-   * then `get` would look the path up twice): the download routes read it in place
-   * (downloads/blob-body.ts). The caller closes the handle. Null when the blob is missing. Absent for
-   * remote stores.
+   * The blob opened for reading (downloads/blob-body.ts reads it in place), with its stat: `known`
+   * when the caller has it from the database (the blob is immutable: its size, and the item's time),
+   * else from the open file (one open and fstat where `stat` then `get` would look the path up
+   * twice). The caller closes it. Null when the blob is missing. Absent for remote stores.
    */
-  open?(key: string): Promise<{ stat: BlobStat; handle: FileHandle } | null>;
+  open?(key: string, known?: BlobStat): Promise<OpenBlob | null>;
   /** The blob's path on this machine's disk, for tools that need a file (thumbnails); absent for remote stores. */
   localPath?(key: string): string;
   /**
@@ -170,22 +171,7 @@ export function createLocalBlobStore(root: string): BlobStore {
     get(key, range) {
       return createReadStream(fileFor(key), { highWaterMark: READ_HIGH_WATER_MARK, ...(range ? { start: range.start, end: range.end } : {}) });
     },
-    async open(key) {
-      let handle: FileHandle;
-      try {
-        handle = await open(fileFor(key), 'r');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-        throw error;
-      }
-      try {
-        const s = await handle.stat();
-        return { stat: { size: s.size, modifiedAt: s.mtime }, handle };
-      } catch (error) {
-        await handle.close();
-        throw error;
-      }
-    },
+    open: async (key, known) => openForReading(fileFor(key), known),
     async stat(key) {
       try {
         const s = await stat(fileFor(key));

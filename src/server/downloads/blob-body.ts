@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import type { FileHandle } from 'node:fs/promises';
 import type { AppContext } from '../context.ts';
 import type { BlobStat } from '../blobs/store.ts';
+import type { OpenBlob } from '../blobs/open-file.ts';
 import { streamTo, taken } from './stream.ts';
 
 type Range = { start: number; end: number };
@@ -23,19 +23,18 @@ export interface BlobBody {
 
 /**
  * The blob `key` for a response, or null when it is missing. On the local disk the file is opened
- * once and its bytes are read into reused buffers (below); from a remote store they are streamed.
+ * once and its bytes are read into reused buffers (below), with the size and time of `known` when
+ * the caller has them from the item (no fstat); from a remote store they are streamed.
  */
-export async function openBlobBody(ctx: AppContext, key: string): Promise<BlobBody | null> {
+export async function openBlobBody(ctx: AppContext, key: string, known?: BlobStat): Promise<BlobBody | null> {
   if (ctx.blobs.open) {
-    const opened = await ctx.blobs.open(key);
-    if (!opened) return null;
-    const { stat, handle } = opened;
-    let closing: Promise<void> | undefined;
+    const file = await ctx.blobs.open(key, known);
+    if (!file) return null;
     return {
-      stat,
-      send: (res, range) => sendFromFile(ctx, handle, res, range, key),
-      chunks: (range) => fileChunks(handle, range, key),
-      close: () => (closing ??= handle.close()),
+      stat: file.stat,
+      send: (res, range) => sendFromFile(ctx, file, res, range, key),
+      chunks: (range) => fileChunks(file, range, key),
+      close: () => file.close(),
     };
   }
   const stat = await ctx.blobs.stat(key);
@@ -80,11 +79,11 @@ class ShortBlobError extends Error {
  * those allocations made the garbage collector mark the whole heap every few chunks (a quarter of a
  * large download's CPU). The buffers are kept for the next reader when every chunk was taken.
  */
-async function* fileChunks(handle: FileHandle, range: Range, key: string): AsyncGenerator<Buffer> {
+async function* fileChunks(file: OpenBlob, range: Range, key: string): AsyncGenerator<Buffer> {
   const buffers = [takeBuffer(), takeBuffer()];
   const readInto = async (buffer: Buffer, position: number): Promise<Buffer> => {
     const length = Math.min(CHUNK_BYTES, range.end - position + 1);
-    const read = await readFully(handle, buffer, length, position);
+    const read = await readFully(file, buffer, length, position);
     if (read < length) throw new ShortBlobError(key, range.end + 1, position + read);
     return buffer.subarray(0, length);
   };
@@ -113,18 +112,18 @@ async function* fileChunks(handle: FileHandle, range: Range, key: string): Async
  * once the socket has taken it (the write's callback), which is the backpressure as well. A client
  * that goes away ends the send; a file shorter than its stat said ends the response early.
  */
-async function sendFromFile(ctx: AppContext, handle: FileHandle, res: ServerResponse, range: Range, key: string): Promise<void> {
+async function sendFromFile(ctx: AppContext, file: OpenBlob, res: ServerResponse, range: Range, key: string): Promise<void> {
   try {
     const total = range.end - range.start + 1;
     // A small body is read whole and goes out with the headers in one write, without waiting for the socket.
     if (total <= SMALL_BODY_BYTES) {
       const bytes = Buffer.allocUnsafe(total);
-      const read = await readFully(handle, bytes, total, range.start);
+      const read = await readFully(file, bytes, total, range.start);
       if (read < total) throw new ShortBlobError(key, range.end + 1, range.start + read);
       return void res.end(bytes);
     }
     let sent = range.start;
-    for await (const chunk of fileChunks(handle, range, key)) {
+    for await (const chunk of fileChunks(file, range, key)) {
       sent += chunk.length;
       if (!(await taken(res, chunk, sent > range.end))) return;
     }
@@ -135,10 +134,10 @@ async function sendFromFile(ctx: AppContext, handle: FileHandle, res: ServerResp
   }
 }
 
-async function readFully(handle: FileHandle, buffer: Buffer, length: number, position: number): Promise<number> {
+async function readFully(file: OpenBlob, buffer: Buffer, length: number, position: number): Promise<number> {
   let read = 0;
   while (read < length) {
-    const { bytesRead } = await handle.read(buffer, read, length - read, position + read);
+    const bytesRead = await file.read(buffer, read, length - read, position + read);
     if (bytesRead === 0) break;
     read += bytesRead;
   }

@@ -9,6 +9,7 @@ import { readerOf } from './reader.ts';
 import { contentDisposition, etagListMatches, etagOf, httpDateSeconds, parseHttpDate, presentationOf } from './headers.ts';
 import { openBlobBody, type BlobBody } from './blob-body.ts';
 import { bandwidthMeter } from '../billing/bandwidth.ts';
+import type { ItemRow } from '../files/queries.ts';
 
 const FILE_PATH = /^\/file\/([0-9a-f-]{36})(?:\/([a-z2-7]{39}))?\/?$/;
 
@@ -42,9 +43,11 @@ async function sendFile({ ctx, req, res, pathname, principal }: DataRequest<Prin
  * The bytes of a file the caller may download (checked already), with its validators, Range and
  * conditional answers, and the owner's bandwidth counted: `/file/{id}` and WebDAV's GET (dav/).
  */
-export async function sendFileBytes(ctx: DataRequest<Principal>['ctx'], req: IncomingMessage, res: DataRequest<Principal>['res'], item: { id: string; name: string; mimetype: string | null; owner_id: string; blob_key: string | null; size?: number | string }): Promise<void> {
+export async function sendFileBytes(ctx: DataRequest<Principal>['ctx'], req: IncomingMessage, res: DataRequest<Principal>['res'], item: Pick<ItemRow, 'id' | 'name' | 'mimetype' | 'owner_id' | 'blob_key' | 'size' | 'updated_at'>): Promise<void> {
   const blobKey = item.blob_key!;
-  const body = await openBlobBody(ctx, blobKey);
+  // A file's blob never changes under its key: its size is the item's (counted by the server as the
+  // bytes were stored), and Last-Modified the item's time, as in zips and WebDAV listings.
+  const body = await openBlobBody(ctx, blobKey, { size: Number(item.size), modifiedAt: new Date(item.updated_at) });
   if (!body) {
     ctx.logger.error({ itemId: item.id, blobKey }, 'a file row has no blob');
     throw notFound('The file’s bytes were not found.');

@@ -194,7 +194,7 @@ async function writeZip(ctx: AppContext, user: User, roots: ZipItem[], res: Serv
 
   const addFile = async (dir: string, item: ZipItem) => {
     const name = names.claim(dir, item.name, true);
-    const body = await openBlobBody(ctx, item.blob_key!);
+    const body = await openBlobBody(ctx, item.blob_key!, { size: Number(item.size), modifiedAt: new Date(item.updated_at) });
     if (!body) throw new Error(`the blob of item ${item.id} is missing`);
     open.add(body);
     try {
