@@ -8,9 +8,11 @@ import type { Db, ItemRow } from './queries.ts';
 
 /**
  * `column` is one of the ids: on PostgreSQL `= any` of one text[] parameter (an index lookup per
- * id), on SQLite `in` the rows of one JSON array parameter (json_each).
+ * id), on SQLite `in` the rows of one JSON array parameter (json_each). One statement text whatever
+ * the number of ids, so the prepared statement is reused (an `in (?, ?, ...)` list is a new
+ * statement for every length, prepared afresh).
  */
-function idIn(db: Db, column: RawBuilder<unknown>, ids: string[]): RawBuilder<SqlBool> {
+export function idIn(db: Db, column: RawBuilder<unknown>, ids: string[]): RawBuilder<SqlBool> {
   return db.getExecutor().adapter instanceof SqliteAdapter
     ? sql<SqlBool>`${column} in (select value from json_each(${JSON.stringify(ids)}))`
     : sql<SqlBool>`${column} = any(cast(${ids} as text[]))`;

@@ -1,5 +1,6 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { SharesTable } from '../../../db/schema.ts';
+import { idIn } from '../files/access-queries.ts';
 import type { Db } from '../files/queries.ts';
 
 /** Share link SQL, Kysely only. */
@@ -31,10 +32,9 @@ export function listLiveSharesOf(db: Db, userId: string) {
 /** The shares among these items (for the shared icon in listings). */
 export async function sharesOfItems(db: Db, userId: string, itemIds: string[]): Promise<Map<string, ShareRow>> {
   const found = new Map<string, ShareRow>();
-  for (let i = 0; i < itemIds.length; i += 500) {
-    const rows = await db.selectFrom('shares').selectAll().where('user_id', '=', userId).where('item_id', 'in', itemIds.slice(i, i + 500)).execute();
-    for (const row of rows) found.set(row.item_id, row);
-  }
+  if (itemIds.length === 0) return found;
+  const rows = await db.selectFrom('shares').selectAll().where('user_id', '=', userId).where(idIn(db, sql.ref('item_id'), itemIds)).execute();
+  for (const row of rows) found.set(row.item_id, row);
   return found;
 }
 
