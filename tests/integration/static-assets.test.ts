@@ -1,4 +1,7 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser } from '../support/client.ts';
@@ -69,6 +72,22 @@ describe('static assets', () => {
     expect((await raw(script, { 'Accept-Encoding': '*' })).headers['content-encoding']).toBe('br');
     // Each representation has its own validator, so no cache hands gzip bytes to a brotli request.
     expect(new Set([plain.headers.etag, br.headers.etag, gz.headers.etag]).size).toBe(3);
+  });
+
+  it('sends every byte of a small asset (read whole, one write) and of a large one (streamed)', async () => {
+    const dir = fileURLToPath(new URL('../../dist/client/_astro/', import.meta.url));
+    const files = readdirSync(dir)
+      .filter((name) => !/\.(br|gz)$/.test(name))
+      .map((name) => ({ name, size: statSync(path.join(dir, name)).size }));
+    const small = files.find((f) => f.size > 0 && f.size <= 64 * 1024);
+    const large = files.find((f) => f.size > 64 * 1024);
+    for (const file of [small, large]) {
+      expect(file).toBeDefined();
+      const res = await raw(`/_astro/${file!.name}`);
+      expect(res.status).toBe(200);
+      expect(Number(res.headers['content-length'])).toBe(file!.size);
+      expect(res.body.equals(readFileSync(path.join(dir, file!.name)))).toBe(true);
+    }
   });
 
   it('caches hashed /_astro/ names for a year as immutable, and answers HEAD with headers only', async () => {

@@ -51,3 +51,14 @@ export async function openForReading(file: string, known?: BlobStat): Promise<Op
     close: () => (closing ??= Promise.allSettled(reading).then(closeNow)),
   };
 }
+
+/** Reads `length` bytes at `position` into `buffer` (several reads if the system gives fewer); answers how many, fewer at the end of the file. */
+export async function readFully(file: Pick<OpenBlob, 'read'>, buffer: Buffer, length: number, position: number): Promise<number> {
+  let read = 0;
+  while (read < length) {
+    const bytesRead = await file.read(buffer, read, length - read, position + read);
+    if (bytesRead === 0) break;
+    read += bytesRead;
+  }
+  return read;
+}

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { AppContext } from '../context.ts';
 import type { BlobStat } from '../blobs/store.ts';
-import type { OpenBlob } from '../blobs/open-file.ts';
+import { readFully, type OpenBlob } from '../blobs/open-file.ts';
 import { streamTo, taken } from './stream.ts';
 
 type Range = { start: number; end: number };
@@ -132,14 +132,4 @@ async function sendFromFile(ctx: AppContext, file: OpenBlob, res: ServerResponse
     ctx.logger.error({ blobKey: key, err: error }, 'a blob is shorter than its size');
     res.destroy();
   }
-}
-
-async function readFully(file: OpenBlob, buffer: Buffer, length: number, position: number): Promise<number> {
-  let read = 0;
-  while (read < length) {
-    const bytesRead = await file.read(buffer, read, length - read, position + read);
-    if (bytesRead === 0) break;
-    read += bytesRead;
-  }
-  return read;
 }
