@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { finished } from 'node:stream';
+import { bodyBytesReceived } from './reclaim.ts';
 
 /**
  * A request body as a web ReadableStream, for libraries that read a web `Request` (@tus/server,
@@ -42,6 +43,7 @@ export function requestBodyStream(req: IncomingMessage): ReadableStream<Uint8Arr
   req.pause();
   req.on('data', (chunk: Buffer) => {
     if (done) return;
+    bodyBytesReceived(chunk.length);
     controller.enqueue(chunk);
     if ((controller.desiredSize ?? 0) <= 0) req.pause();
   });

@@ -3,6 +3,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
 import { lookup } from 'mrmime';
 import { assertTypeAllowed, type UploadPolicy } from './limits.ts';
+import { bodyBytesReceived } from '../http/reclaim.ts';
 
 /** How many leading bytes the type is judged by. */
 export const HEAD_BYTES = 4100; // file-type's reasonableDetectionSizeInBytes
@@ -57,6 +58,7 @@ export class CountingSniffer extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.bytes += chunk.length;
+    bodyBytesReceived(chunk.length);
     if (this.bytes > this.max) return callback(this.tooMany());
     if (this.judged) return callback(null, chunk);
     this.head.push(chunk);
