@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { putSetting } from '../../src/server/settings/service.ts';
-import { registerUser } from '../support/client.ts';
+import { Client, registerUser } from '../support/client.ts';
 import { useSeededServer } from '../support/seed.ts';
 import { createToken } from '../support/uploads.ts';
 
@@ -132,6 +132,22 @@ describe('a refused body on a keep-alive connection', () => {
       expect(res.closed).toBe(true);
     } finally {
       await putSetting(env.seed, 'upload_limit_bytes', 0);
+    }
+  });
+});
+
+describe('JSON answers', () => {
+  it('carry their length in bytes, not chunked framing, for an answer and a refusal alike', async () => {
+    // A name outside ASCII: the length counts bytes, not characters.
+    const { client } = await registerUser(env.server.url, { name: 'Zoë Ångström' });
+    const answer = await client.get('/api/user');
+    expect(answer.status).toBe(200);
+    expect(answer.text).toContain('Zoë Ångström');
+    const refusal = await new Client(env.server.url).get('/api/user');
+    expect(refusal.status).toBe(401);
+    for (const { headers, text } of [answer, refusal]) {
+      expect(headers.get('transfer-encoding')).toBeNull();
+      expect(Number(headers.get('content-length'))).toBe(Buffer.byteLength(text));
     }
   });
 });

@@ -78,8 +78,10 @@ function routeWith(auth: 'required' | 'optional', handlers: Partial<Record<Metho
   };
 }
 
+/** A JSON answer, sent with its length (Content-Length) rather than in chunked framing. */
 export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(data), { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers } });
+  const body = Buffer.from(JSON.stringify(data) ?? '');
+  return new Response(body, { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': String(body.length), ...headers } });
 }
 
 function toResponse(result: Result): Response {
