@@ -80,8 +80,9 @@ function routeWith(auth: 'required' | 'optional', handlers: Partial<Record<Metho
 
 /** A JSON answer, sent with its length (Content-Length) rather than in chunked framing. */
 export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  const body = Buffer.from(JSON.stringify(data) ?? '');
-  return new Response(body, { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': String(body.length), ...headers } });
+  // A string body: Response encodes it once, where a Buffer would be copied.
+  const body = JSON.stringify(data) ?? '';
+  return new Response(body, { status, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': String(Buffer.byteLength(body)), ...headers } });
 }
 
 function toResponse(result: Result): Response {
