@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import type { AppContext } from '../../src/server/context.ts';
 import { findUserByEmail } from '../../src/server/users/queries.ts';
 import { failPayments, insertPlan } from '../support/billing-ledger.ts';
-import { E2E_ADMIN, expect, expectNoSeriousA11yViolations, shot, signIn, signUpAndOpen, test } from './fixtures.ts';
+import { dropSignIn, E2E_ADMIN, expect, expectNoSeriousA11yViolations, shot, signIn, signUpAndOpen, test } from './fixtures.ts';
 import { e2eContext } from './seed.ts';
 
 /** The Subscription tab of the admin's user screen: plan and state, balance, failed payments, gifting credit. */
@@ -29,7 +29,7 @@ async function looks(page: Page, name: string, ready: () => Promise<void>) {
 }
 
 async function asAdmin(page: Page) {
-  await page.context().clearCookies();
+  await dropSignIn(page);
   await page.addInitScript(() => localStorage.setItem('cookie_notice_dismissed', '1'));
   await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
   await expect(page).toHaveURL(/\/admin\/dashboard|\/platform\/files/);

@@ -4,7 +4,7 @@ import { subscribeMetered } from '../../src/server/billing/metered.ts';
 import type { AppContext } from '../../src/server/context.ts';
 import { findUserByEmail } from '../../src/server/users/queries.ts';
 import { failPayments, insertPlan, topUp } from '../support/billing-ledger.ts';
-import { E2E_ADMIN, expect, expectNoSeriousA11yViolations, shot, signUpAndOpen, test } from './fixtures.ts';
+import { dropSignIn, E2E_ADMIN, expect, expectNoSeriousA11yViolations, shot, signUpAndOpen, test } from './fixtures.ts';
 import { e2eContext } from './seed.ts';
 
 let ctx: AppContext;
@@ -126,7 +126,7 @@ test('the admin finds invoices by email and lists transactions', async ({ page }
   const email = await signUpAndOpen(page, '/platform/files');
   const id = await userId(email);
   await topUp(ctx, id, 4200);
-  await page.context().clearCookies();
+  await dropSignIn(page);
   const octet = () => Math.floor(Math.random() * 254) + 1;
   const res = await page.request.post('/login', { data: E2E_ADMIN, headers: { Origin: process.env.E2E_BASE_URL!, 'X-Requested-With': 'XMLHttpRequest', 'X-Forwarded-For': `198.18.${octet()}.${octet()}` } });
   expect(res.status()).toBe(200);

@@ -66,6 +66,16 @@ export async function signUpAndOpen(page: Page, path = '/platform/files', name =
   return email;
 }
 
+/**
+ * Signs the page's browser context out by dropping its cookies, after taking the page off the app
+ * first: an app screen left open notices its session is gone (its next request answers 401) and
+ * goes to /sign-in on its own, which interrupts whatever navigation the test starts next.
+ */
+export async function dropSignIn(page: Page): Promise<void> {
+  await page.goto('about:blank');
+  await page.context().clearCookies();
+}
+
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/sign-in');
   await page.getByLabel('Email').fill(email);

@@ -1,7 +1,7 @@
 import { test as base, type Page } from '@playwright/test';
 import { type FakeOidc, startFakeOidc } from '../support/fake-oidc.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
-import { expect, expectNoSeriousA11yViolations } from './fixtures.ts';
+import { dropSignIn, expect, expectNoSeriousA11yViolations } from './fixtures.ts';
 
 /**
  * OpenID Connect in the browser, on a server of its own (its issuers and "only this provider" mode
@@ -150,7 +150,7 @@ test('"only this provider" leaves the provider alone on the sign-in page, with a
   await section.getByLabel('Only this provider').selectOption({ label: 'Only Acme ID' });
   await expect(page.getByTestId('toast').filter({ hasText: 'The sign-in mode was saved.' })).toBeVisible();
   await expect(section.getByTestId('oidc-issuer-acme')).toContainText('Only way in');
-  await page.context().clearCookies();
+  await dropSignIn(page);
 
   await page.goto('/sign-in');
   await expect(page.getByRole('link', { name: 'Continue with Acme ID' })).toBeVisible();

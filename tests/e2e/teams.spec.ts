@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { e2eEmail, expect, expectNoSeriousA11yViolations, PASSWORD, shot, signUpAndOpen, test } from './fixtures.ts';
+import { dropSignIn, e2eEmail, expect, expectNoSeriousA11yViolations, PASSWORD, shot, signUpAndOpen, test } from './fixtures.ts';
 
 /**
  * Team folders end to end against the server, an owner and a member in two browsers. The
@@ -176,7 +176,7 @@ test('an invitee with an account signs in from the invitation page and is taken 
   const guest = await context.newPage();
   await guest.setViewportSize({ width: 390, height: 844 });
   const invitee = await signUpAndOpen(guest, '/platform/files', 'Lise Meitner');
-  await context.clearCookies();
+  await dropSignIn(guest);
 
   await signUpAndOpen(page, '/platform/team-folders');
   const team = await apiTeam(page, 'Lab book', [{ email: invitee, permission: 'can_view' }]);
