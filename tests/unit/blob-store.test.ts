@@ -49,6 +49,20 @@ describe('local blob store: listing and opening', () => {
     expect(await temporaryFiles()).toBe(0);
   });
 
+  it('keeps no temporary file of a put refused before its file was even opened', async () => {
+    // An upload refused on its first bytes (over quota, a refused type): the source errs while the
+    // temporary file's open is still under way. Repeated, since it is a race with that open.
+    for (let i = 0; i < 40; i += 1) {
+      const source = new Readable({
+        read() {
+          this.destroy(new Error('refused'));
+        },
+      });
+      await expect(store.put(`files/u1/refused-${i}`, source)).rejects.toThrow('refused');
+      expect(await temporaryFiles()).toBe(0);
+    }
+  });
+
   it('destroys the source when the file cannot be written, and keeps nothing', async () => {
     // The temporary folder, known to exist after a first put, is a file now: the write stream's open fails.
     await store.put('files/u1/first', Readable.from([Buffer.from('a')]));

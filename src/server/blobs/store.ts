@@ -256,6 +256,9 @@ async function pipeInto(source: Readable | AsyncIterable<Uint8Array>, out: Writa
   } catch (error) {
     readable.destroy();
     out.destroy();
+    // A file stream destroyed while its open is under way still opens (creating the file) before
+    // it closes: wait for that, or the caller's removal of the file can come first and miss it.
+    if (!out.closed) await new Promise((resolve) => out.once('close', resolve));
     throw error;
   }
 }
