@@ -5,8 +5,10 @@
 // (BEGIN IMMEDIATE, the item insert with RETURNING, COMMIT; WAL, synchronous = NORMAL, no checkpoint
 // during the run) on the full schema and on copies with one part taken away (the search index's
 // triggers (FTS5 trigram), the storage counter's, the folder counts', each secondary index of
-// `items`, and all of them: the bare table) or the search index rebuilt with lighter FTS5 options. Prints microseconds per row (insert, commit) and the
-// WAL bytes each commit wrote, and each variant's saving against the full schema, measured in
+// `items`, and all of them: the bare table) or the search index rebuilt with lighter FTS5 options,
+// and the full schema with 4, 8 and 16 rows per transaction (what group commit across concurrent
+// uploads would save; figures per row). Prints microseconds per row (insert, commit) and the
+// WAL bytes written per row, and each variant's saving against the full schema, measured in
 // alternating rounds (BENCH_ROUNDS, 3; the median is printed). No assertion on timings.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -35,8 +37,10 @@ try {
   schema.close();
 
   const triggersOf = (part: string) => itemTriggers.filter((t) => t.startsWith(`items_${part}_`));
-  const variants: { label: string; alter: string[] }[] = [
+  const variants: { label: string; alter: string[]; perCommit?: number }[] = [
     { label: 'the product schema', alter: [] },
+    // Group commit: rows of concurrent uploads committed together share the pages they dirty.
+    ...[4, 8, 16].map((n) => ({ label: `the product schema, ${n} rows per commit`, alter: [], perCommit: n })),
     { label: 'without the search triggers (FTS5)', alter: triggersOf('search').map((t) => `drop trigger ${t}`) },
     // The search index rebuilt with FTS5's lighter options (the triggers stay; a detail other than
     // full would need the search to ask single trigrams, as phrase queries need positions).
@@ -58,7 +62,7 @@ try {
   interface Figure {
     insert: number;
     commit: number;
-    walPerCommit: number;
+    walPerRow: number;
   }
   const run = async (variant: (typeof variants)[number], round: number): Promise<Figure> => {
     const file = path.join(dir, `run-${round}-${variants.indexOf(variant)}.sqlite`);
@@ -82,11 +86,14 @@ try {
     const walBefore = (await stat(`${file}-wal`)).size;
     let inserting = 0n;
     let committing = 0n;
-    for (let i = 0; i < INSERTS; i += 1) {
+    const perCommit = variant.perCommit ?? 1;
+    for (let i = 0; i < INSERTS; i += perCommit) {
       begin.run();
       const a = process.hrtime.bigint();
-      const name = `report ${String(i).padStart(6, '0')}.pdf`;
-      insert.get(randomUUID(), userId, folderId, 'file', name, name, 'application/pdf', 4096, `${userId}/${randomUUID()}`, at, at);
+      for (let j = i; j < Math.min(INSERTS, i + perCommit); j += 1) {
+        const name = `report ${String(j).padStart(6, '0')}.pdf`;
+        insert.get(randomUUID(), userId, folderId, 'file', name, name, 'application/pdf', 4096, `${userId}/${randomUUID()}`, at, at);
+      }
       const b = process.hrtime.bigint();
       commit.run();
       inserting += b - a;
@@ -95,7 +102,7 @@ try {
     const walBytes = (await stat(`${file}-wal`)).size - walBefore;
     sqlite.close();
     await rm(file, { force: true });
-    return { insert: Number(inserting) / INSERTS / 1000, commit: Number(committing) / INSERTS / 1000, walPerCommit: walBytes / INSERTS };
+    return { insert: Number(inserting) / INSERTS / 1000, commit: Number(committing) / INSERTS / 1000, walPerRow: walBytes / INSERTS };
   };
 
   const figures = new Map(variants.map((v) => [v, [] as Figure[]]));
@@ -103,11 +110,11 @@ try {
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const summary = (variant: (typeof variants)[number]) => {
     const list = figures.get(variant)!;
-    return { insert: median(list.map((f) => f.insert)), commit: median(list.map((f) => f.commit)), total: median(list.map((f) => f.insert + f.commit)), wal: median(list.map((f) => f.walPerCommit)) };
+    return { insert: median(list.map((f) => f.insert)), commit: median(list.map((f) => f.commit)), total: median(list.map((f) => f.insert + f.commit)), wal: median(list.map((f) => f.walPerRow)) };
   };
   const full = summary(variants[0]!);
-  console.log(`node ${process.version}, ${os.cpus().length} CPUs; ${INSERTS} one-row transactions per variant, median of ${ROUNDS} alternating rounds\n`);
-  console.log(`${'variant'.padEnd(52)} ${'insert'.padStart(8)} ${'commit'.padStart(8)} ${'total'.padStart(8)}  WAL/commit  saving`);
+  console.log(`node ${process.version}, ${os.cpus().length} CPUs; ${INSERTS} rows per variant, median of ${ROUNDS} alternating rounds\n`);
+  console.log(`${'variant'.padEnd(52)} ${'insert'.padStart(8)} ${'commit'.padStart(8)} ${'total'.padStart(8)}  WAL/row   saving`);
   for (const variant of variants) {
     const s = summary(variant);
     const saving = variant === variants[0] ? '' : `${(((full.total - s.total) / full.total) * 100).toFixed(0).padStart(4)}%`;
