@@ -1,7 +1,7 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, opendir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, type Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -246,9 +246,11 @@ async function* walk(root: string, prefix: string): AsyncGenerator<BlobEntry> {
  * `source` piped into `out`, settled once both are done (`out` closed: a file's flush and close
  * come before its name is given) or the first fails, when the other is destroyed. What
  * `stream.pipeline` does, without the AbortController it makes and aborts on every call (a
- * DOMException with a stack trace per small upload).
+ * DOMException with a stack trace per small upload). A file stream, not any Writable: after an
+ * error this waits for its 'close', which createWriteStream's streams emit (a Writable made with
+ * `emitClose: false` never would, and this would wait for ever).
  */
-async function pipeInto(source: Readable | AsyncIterable<Uint8Array>, out: Writable): Promise<void> {
+async function pipeInto(source: Readable | AsyncIterable<Uint8Array>, out: WriteStream): Promise<void> {
   const readable = source instanceof Readable ? source : Readable.from(source);
   try {
     readable.pipe(out);

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server, type Upload } from '@tus/server';
-import { NodeRequest, sendNodeResponse } from 'srvx/node';
+import { sendNodeResponse } from 'srvx/node';
 import { actorOf, bindingOf, uploader, viewOfNode, type Principal } from '../auth/principal.ts';
 import type { Actor } from '../files/access.ts';
 import type { AppContext } from '../context.ts';
@@ -9,7 +9,7 @@ import { principalFor } from '../teams/actor.ts';
 import { presentItem } from '../files/presenter.ts';
 import { findItemWithCount, type ItemWithCount } from '../files/queries.ts';
 import { dataRoute, type DataRequest } from '../http/data-route.ts';
-import { requestBodyStream } from '../http/web-body.ts';
+import { webRequestOf } from '../http/web-body.ts';
 import { AppError, badRequest, errorBody, isAppError, notFound, unsupportedMediaType } from '../http/errors.ts';
 import { runEvery } from '../jobs/every.ts';
 import { getSettings } from '../settings/service.ts';
@@ -205,12 +205,7 @@ async function handleTusRequest({ ctx, req, res, pathname, principal }: DataRequ
   }
   tus.principals.set(req, principal);
   // What Server.handle does, with the body read without a copy of every chunk (http/web-body.ts).
-  const request = new NodeRequest({ req, res });
-  if (method === 'POST' || method === 'PATCH') {
-    let body: ReadableStream<Uint8Array> | undefined;
-    Object.defineProperty(request, 'body', { get: () => (body ??= requestBodyStream(req)) });
-  }
-  await sendNodeResponse(res, await tus.server.handleWeb(request));
+  await sendNodeResponse(res, await tus.server.handleWeb(webRequestOf(req, res)));
 }
 
 /** All its bytes arrived (or already moved to the blob store), yet it is not marked finished. */
