@@ -11,7 +11,8 @@
 // exist, and are skipped with a note while they answer 404. WebDAV (transfer-dav.ts): a PUT and a GET
 // of BENCH_DAV_BYTES (512 MiB) and 1,000 × 4 KiB PUTs over 8 connections, with Basic + app password.
 // Bounded: every scenario is a fixed amount of bytes, 127.0.0.1 only. Sizes: BENCH_BIG_BYTES,
-// BENCH_SMALL_FILES, BENCH_ZIP_FILE_BYTES. BENCH_ONLY=downloads|zips|uploads|webdav runs one group;
+// BENCH_SMALL_FILES, BENCH_ZIP_FILE_BYTES; BENCH_CONNECTIONS (8) for the many-request rows.
+// BENCH_ONLY=downloads|zips|uploads|webdav runs one group;
 // BENCH_S3=1 adds the S3 column: the product on STORAGE_DRIVER=s3 against s3rver (a second server, its
 // own bucket), next to the AWS SDK reading and writing that bucket directly in the same run
 // (transfer-s3.ts); sizes BENCH_S3_BYTES (default 64 MiB) and BENCH_S3_FILES (default 100 × 4 KiB);
@@ -40,7 +41,7 @@ const BIG = Number(process.env.BENCH_BIG_BYTES ?? 1024 * MiB);
 const SMALL_FILES = Number(process.env.BENCH_SMALL_FILES ?? 1000);
 const SMALL = 4096;
 const ZIP_FILE_BYTES = Number(process.env.BENCH_ZIP_FILE_BYTES ?? 256 * 1024);
-const CONNECTIONS = 8;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const RANGES = 200;
 
 // --- measuring ------------------------------------------------------------------------------

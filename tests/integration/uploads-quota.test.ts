@@ -96,6 +96,8 @@ describe('open uploads reserve quota', () => {
     expect((await uploadTo(guest, `${base}/upload`, 'x'.repeat(500), {}, 'small.txt')).status).toBe(201);
     expect((await browse(owner.client)).names).toEqual(['Inbox']);
     expect(await filesUnder(path.join(env.server.dataDir, 'blobs', '.tmp'))).toEqual([]);
+    // Plain uploads write at their key: of the refused ones nothing is left there, only small.txt's bytes.
+    expect(await filesUnder(path.join(env.server.dataDir, 'blobs', 'files', owner.user.id.toLowerCase()))).toHaveLength(1);
     expect((await reservations(env.seed, owner.user.id)).map((r) => r.kind)).toEqual(['tus']);
   });
 
@@ -220,7 +222,7 @@ describe('malformed multipart bodies', () => {
 });
 
 describe('plain uploads that stall', () => {
-  it('are cut off after upload_idle_seconds without a byte: no temporary file, no reservation, no item', async () => {
+  it('are cut off after upload_idle_seconds without a byte: no blob, no reservation, no item', async () => {
     await putSetting(env.seed, 'upload_idle_seconds', 1);
     try {
       const { client, user } = await registerUser(env.server.url);
@@ -236,6 +238,7 @@ describe('plain uploads that stall', () => {
       await closed;
       await until(async () => (await reservations(env.seed, user.id)).length === 0, 'the reservation to go');
       expect(await filesUnder(path.join(env.server.dataDir, 'blobs', '.tmp'))).toEqual([]);
+      expect(await filesUnder(path.join(env.server.dataDir, 'blobs', 'files', user.id.toLowerCase()))).toEqual([]);
       expect((await browse(client)).names).toEqual([]);
     } finally {
       await putSetting(env.seed, 'upload_idle_seconds', 600);
@@ -243,38 +246,50 @@ describe('plain uploads that stall', () => {
   });
 });
 
-describe('temporary files of plain uploads whose process died', () => {
-  it('are swept once untouched for upload_idle_seconds, with their reservation; fresh ones stay', async () => {
-    const server = await startServer();
+describe('a plain upload whose process died in the middle of its body', () => {
+  it('leaves its bytes at their key under an intent: the next start removes both, the sweep its reservation once idle', async () => {
+    const first = await startServer();
+    let second: Awaited<ReturnType<typeof startServer>> | null = null;
     let seed: AppContext | null = null;
     try {
-      await putSettingOn(server, 'default_storage_limit_bytes', 64 * MiB);
-      const { client, user } = await registerUser(server.url);
+      await putSettingOn(first, 'default_storage_limit_bytes', 64 * MiB);
+      const { client, user } = await registerUser(first.url);
       const token = await createToken(client);
-      seed = await seedContext(server);
+      seed = await seedContext(first);
       const size = 8 * MiB;
-      const req = http.request(`${server.url}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream', 'X-File-Name': 'cut.bin', 'Content-Length': String(size) } });
+      const req = http.request(`${first.url}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/octet-stream', 'X-File-Name': 'cut.bin', 'Content-Length': String(size) } });
       req.on('error', () => {});
       req.write(deterministicBytes(7, 0, 2 * MiB));
-      const tmp = path.join(server.dataDir, 'blobs', '.tmp');
-      await until(async () => (await Promise.all((await filesUnder(tmp)).map((f) => stat(f)))).some((s) => s.size >= MiB), 'bytes in a temporary file');
+      // Written in place (blobs/store.ts): no temporary file, the bytes at the key its intent names.
+      const owned = path.join(first.dataDir, 'blobs', 'files', user.id.toLowerCase());
+      await until(async () => (await Promise.all((await filesUnder(owned)).map((f) => stat(f)))).some((s) => s.size >= MiB), 'bytes at the blob key');
+      expect(await filesUnder(path.join(first.dataDir, 'blobs', '.tmp'))).toEqual([]);
+      expect(await intentsOf(seed, user.id)).toHaveLength(1);
       expect(await reservations(seed, user.id)).toHaveLength(1);
-      await server.kill();
+      await first.kill();
       req.destroy();
 
+      // The next start settles what the dead process left: the cut blob and its intent go.
+      second = await startServer({ reuse: first });
+      expect(await filesUnder(owned)).toEqual([]);
+      expect(await intentsOf(seed, user.id)).toEqual([]);
+      // The reservation stays until upload_idle_seconds (10 minutes) without a sign of life.
       await sweepLater(seed, 0);
-      expect(await filesUnder(tmp)).toHaveLength(1);
       expect(await reservations(seed, user.id)).toHaveLength(1);
       await sweepLater(seed, 10 * 60_000 + 5_000);
-      expect(await filesUnder(tmp)).toEqual([]);
       expect(await reservations(seed, user.id)).toEqual([]);
     } finally {
       await seed?.db.destroy();
-      await server.kill();
-      await server.cleanup();
+      if (second) await second.stop();
+      else {
+        await first.kill();
+        await first.cleanup();
+      }
     }
   });
 });
+
+const intentsOf = (ctx: AppContext, ownerId: string) => ctx.db.selectFrom('pending_blobs').select('blob_key').where('owner_id', '=', ownerId).execute();
 
 async function putSettingOn(server: Awaited<ReturnType<typeof startServer>>, key: 'default_storage_limit_bytes', value: number) {
   const ctx = await seedContext(server);

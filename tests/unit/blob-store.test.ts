@@ -75,6 +75,58 @@ describe('local blob store: listing and opening', () => {
     expect(await store.stat('files/u1/unwritable')).toBeNull();
   });
 
+  // In place: an upload whose key its intent names (uploads/receive.ts) is written at the key itself.
+  it('writes an in-place put at its key, whole, without a temporary file', async () => {
+    const bytes = Buffer.alloc(300 * 1024, 7);
+    expect(await store.put('files/u1/direct', Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]), { inPlace: true })).toMatchObject({ size: bytes.length });
+    expect(await store.stat('files/u1/direct')).toMatchObject({ size: bytes.length });
+    expect(await readdir(path.join(root, '.tmp')).catch(() => null)).toBeNull();
+    const opened = (await store.open!('files/u1/direct'))!;
+    try {
+      const into = Buffer.alloc(bytes.length);
+      expect(await opened.read(into, 0, bytes.length, 0)).toBe(bytes.length);
+      expect(into.equals(bytes)).toBe(true);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('leaves nothing at the key of an in-place put whose source closes without ending', async () => {
+    const source = new PassThrough();
+    source.write(Buffer.alloc(1024, 1));
+    const put = store.put('files/u1/cut-in-place', source, { inPlace: true });
+    setImmediate(() => source.destroy());
+    await expect(put).rejects.toMatchObject({ code: 'ERR_STREAM_PREMATURE_CLOSE' });
+    expect(await store.stat('files/u1/cut-in-place')).toBeNull();
+  });
+
+  it('leaves nothing at the key of an in-place put refused before its file was opened', async () => {
+    for (let i = 0; i < 40; i += 1) {
+      const source = new Readable({
+        read() {
+          this.destroy(new Error('refused'));
+        },
+      });
+      await expect(store.put(`files/u1/refused-in-place-${i}`, source, { inPlace: true })).rejects.toThrow('refused');
+    }
+    expect(await readdir(path.join(root, 'files/u1'))).toEqual([]);
+  });
+
+  it('rejects an in-place put whose file cannot be made, and destroys its source', async () => {
+    // The key's folder, known to exist after a first put, is a file now: the write stream's open fails.
+    await store.put('files/u9/first', Readable.from([Buffer.from('a')]), { inPlace: true });
+    await rm(path.join(root, 'files', 'u9'), { recursive: true });
+    await writeFile(path.join(root, 'files', 'u9'), 'a file where the folder goes');
+    const source = new PassThrough();
+    source.end(Buffer.alloc(1024, 1));
+    await expect(store.put('files/u9/blocked', source, { inPlace: true })).rejects.toMatchObject({ code: 'ENOTDIR' });
+    expect(source.destroyed).toBe(true);
+    // The next put makes the folder again.
+    await rm(path.join(root, 'files', 'u9'));
+    await store.put('files/u9/again', Readable.from([Buffer.from('b')]), { inPlace: true });
+    expect(await store.stat('files/u9/again')).toMatchObject({ size: 1 });
+  });
+
   it('opens a blob with the stat of the open file, and answers null for a missing one', async () => {
     const bytes = Buffer.from('0123456789');
     await store.put('files/u1/small', Readable.from([bytes]));

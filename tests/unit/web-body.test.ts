@@ -109,11 +109,12 @@ describe('the web Request of a Node request (http/web-body.ts webRequestOf)', ()
     const bytes = bytesOf(2 * 1024 * 1024 + 5);
     const server = http.createServer(async (req, res) => {
       const request = webRequestOf(req, res);
+      const body = request.body!;
       const chunks: Uint8Array[] = [];
-      for await (const chunk of request.body!) chunks.push(chunk);
+      for await (const chunk of body) chunks.push(chunk);
       // srvx's own getter gives Readable.toWeb's copies, plain Uint8Arrays: with it this fails.
       const ours = chunks.every((chunk) => Buffer.isBuffer(chunk));
-      res.end(JSON.stringify({ method: request.method, length: request.headers.get('content-length'), ours, sha: sha(Buffer.concat(chunks)), same: request.body === request.body }));
+      res.end(JSON.stringify({ method: request.method, length: request.headers.get('content-length'), ours, sha: sha(Buffer.concat(chunks)), same: request.body === body }));
     });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');

@@ -13,10 +13,11 @@ export interface Received {
 }
 
 /**
- * Streams an upload's bytes into a new blob (a temporary file, renamed into place when complete)
- * while counting them: more than the upload limit is a 413 and more than the free quota a 423 the
+ * Streams an upload's bytes into a new blob (written at its key in place: the intent recorded
+ * first names it, so a crash mid-write leaves a cut blob the start-up recovery removes) while
+ * counting them: more than the upload limit is a 413 and more than the free quota a 423 the
  * moment the excess arrives, whatever length was declared; the type is judged by the first bytes
- * (sniff.ts) before anything is stored. On any failure the temporary file is gone. The blob is
+ * (sniff.ts) before anything is stored. On any failure nothing is left at the key. The blob is
  * named by an intent (intents.ts) until finishUpload records it or discards it.
  */
 export async function receiveToBlob(
@@ -58,7 +59,8 @@ export async function receiveToBlob(
   await recordIntent(ctx, { blob_key: blobKey, owner_id: ownerId, upload_id: null, finish: null });
   let stat;
   try {
-    stat = await ctx.blobs.put(blobKey, source.pipe(counter));
+    // In place: the intent above names the key, so a crash mid-write leaves nothing taken for whole.
+    stat = await ctx.blobs.put(blobKey, source.pipe(counter), { inPlace: true });
   } catch (error) {
     await discardBlob(ctx, blobKey);
     throw failure ?? error;
