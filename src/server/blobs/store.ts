@@ -126,7 +126,15 @@ export function createLocalBlobStore(root: string): BlobStore {
   const syncDirectory = sharedSync();
   const ensureDir = async (dir: string) => {
     if (made.has(dir)) return;
-    await mkdir(dir, { recursive: true });
+    const first = await mkdir(dir, { recursive: true });
+    // Folders made now are new names in their parents, flushed like a blob's name: a power cut
+    // must not lose the folder of a blob that an upload's answer promised.
+    if (first !== undefined) {
+      for (let folder = dir; ; folder = path.dirname(folder)) {
+        await syncDirectory(path.dirname(folder));
+        if (folder === first || path.dirname(folder) === folder) break;
+      }
+    }
     made.add(dir);
   };
   const fileFor = (key: string) => {
