@@ -39,29 +39,37 @@ describe('local blob store: listing and opening', () => {
 
   const temporaryFiles = async () => (await readdir(path.join(root, '.tmp')).catch(() => [])).length;
 
-  it('keeps nothing of a put whose source closes without ending, and rejects', async () => {
-    const source = new PassThrough();
-    source.write(Buffer.alloc(1024, 1));
-    const put = store.put('files/u1/cut', source);
-    setImmediate(() => source.destroy());
-    await expect(put).rejects.toMatchObject({ code: 'ERR_STREAM_PREMATURE_CLOSE' });
-    expect(await store.stat('files/u1/cut')).toBeNull();
-    expect(await temporaryFiles()).toBe(0);
-  });
-
-  it('keeps no temporary file of a put refused before its file was even opened', async () => {
-    // An upload refused on its first bytes (over quota, a refused type): the source errs while the
-    // temporary file's open is still under way. Repeated, since it is a race with that open.
-    for (let i = 0; i < 40; i += 1) {
-      const source = new Readable({
-        read() {
-          this.destroy(new Error('refused'));
-        },
-      });
-      await expect(store.put(`files/u1/refused-${i}`, source)).rejects.toThrow('refused');
+  // Both ways of writing: through a temporary file, and in place (an upload whose key its intent
+  // names, uploads/receive.ts, is written at the key itself).
+  for (const { label, options } of [
+    { label: 'a put', options: undefined },
+    { label: 'an in-place put', options: { inPlace: true } },
+  ]) {
+    it(`keeps nothing of ${label} whose source closes without ending, and rejects`, async () => {
+      const source = new PassThrough();
+      source.write(Buffer.alloc(1024, 1));
+      const put = store.put('files/u1/cut', source, options);
+      setImmediate(() => source.destroy());
+      await expect(put).rejects.toMatchObject({ code: 'ERR_STREAM_PREMATURE_CLOSE' });
+      expect(await store.stat('files/u1/cut')).toBeNull();
       expect(await temporaryFiles()).toBe(0);
-    }
-  });
+    });
+
+    it(`keeps nothing of ${label} refused before its file was even opened`, async () => {
+      // An upload refused on its first bytes (over quota, a refused type): the source errs while the
+      // file's open is still under way. Repeated, since it is a race with that open.
+      for (let i = 0; i < 40; i += 1) {
+        const source = new Readable({
+          read() {
+            this.destroy(new Error('refused'));
+          },
+        });
+        await expect(store.put(`files/u1/refused-${i}`, source, options)).rejects.toThrow('refused');
+        expect(await temporaryFiles()).toBe(0);
+      }
+      expect(await readdir(path.join(root, 'files/u1'))).toEqual([]);
+    });
+  }
 
   it('destroys the source when the file cannot be written, and keeps nothing', async () => {
     // The temporary folder, known to exist after a first put, is a file now: the write stream's open fails.
@@ -75,7 +83,6 @@ describe('local blob store: listing and opening', () => {
     expect(await store.stat('files/u1/unwritable')).toBeNull();
   });
 
-  // In place: an upload whose key its intent names (uploads/receive.ts) is written at the key itself.
   it('writes an in-place put at its key, whole, without a temporary file', async () => {
     const bytes = Buffer.alloc(300 * 1024, 7);
     expect(await store.put('files/u1/direct', Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]), { inPlace: true })).toMatchObject({ size: bytes.length });
@@ -89,27 +96,6 @@ describe('local blob store: listing and opening', () => {
     } finally {
       await opened.close();
     }
-  });
-
-  it('leaves nothing at the key of an in-place put whose source closes without ending', async () => {
-    const source = new PassThrough();
-    source.write(Buffer.alloc(1024, 1));
-    const put = store.put('files/u1/cut-in-place', source, { inPlace: true });
-    setImmediate(() => source.destroy());
-    await expect(put).rejects.toMatchObject({ code: 'ERR_STREAM_PREMATURE_CLOSE' });
-    expect(await store.stat('files/u1/cut-in-place')).toBeNull();
-  });
-
-  it('leaves nothing at the key of an in-place put refused before its file was opened', async () => {
-    for (let i = 0; i < 40; i += 1) {
-      const source = new Readable({
-        read() {
-          this.destroy(new Error('refused'));
-        },
-      });
-      await expect(store.put(`files/u1/refused-in-place-${i}`, source, { inPlace: true })).rejects.toThrow('refused');
-    }
-    expect(await readdir(path.join(root, 'files/u1'))).toEqual([]);
   });
 
   it('rejects an in-place put whose file cannot be made, and destroys its source', async () => {

@@ -142,24 +142,23 @@ export function createLocalBlobStore(root: string): BlobStore {
     return path.join(root, key);
   };
   // The name exists once the file is open: its directory is flushed while the bytes are written
-  // and flushed (`flush`: fsync before the close), and both are on disk when this resolves.
+  // and flushed, and both are on disk when this resolves.
   const putInPlace = async (target: string, source: Readable | AsyncIterable<Uint8Array>): Promise<BlobStat> => {
-    const out = createWriteStream(target, { flags: 'wx', flush: true, highWaterMark: WRITE_HIGH_WATER_MARK });
-    const named = new Promise<void>((resolve, reject) => {
-      out.once('open', () => resolve(syncDirectory(path.dirname(target))));
-      out.once('close', () => reject(new Error('The blob file was not opened.')));
-    });
-    named.catch(() => undefined);
+    const dir = path.dirname(target);
+    let named: Promise<void> | undefined;
     try {
-      await pipeInto(source, out);
+      const size = await writeNewFile(target, source, () => {
+        named = syncDirectory(dir);
+        named.catch(() => undefined); // awaited below unless the write fails
+      });
       await named;
+      return { size, modifiedAt: new Date() };
     } catch (error) {
-      made.delete(path.dirname(target));
+      made.delete(dir);
       // Keys are new and random ('wx' has never met one already there): whatever is at it is ours.
       await rm(target, { force: true });
       throw error;
     }
-    return { size: out.bytesWritten, modifiedAt: new Date() };
   };
   return {
     async put(key, source, options) {
@@ -172,10 +171,8 @@ export function createLocalBlobStore(root: string): BlobStore {
       writing.add(name);
       let size: number;
       try {
-        // `flush`: fsync before the close, so the bytes are on disk before the name points at them.
-        const out = createWriteStream(tmp, { flags: 'wx', flush: true, highWaterMark: WRITE_HIGH_WATER_MARK });
-        await pipeInto(source, out);
-        size = out.bytesWritten;
+        // Flushed before the close (writeNewFile), so the bytes are on disk before the name points at them.
+        size = await writeNewFile(tmp, source);
         await rename(tmp, target);
       } catch (error) {
         // A folder removed under us (by hand) is made again by the next write.
@@ -276,6 +273,18 @@ async function* walk(root: string, prefix: string): AsyncGenerator<BlobEntry> {
     const s = await stat(path.join(root, key)).catch(() => null);
     if (s) yield { key, size: s.size, modifiedAt: s.mtime };
   }
+}
+
+/**
+ * Writes `source` to a new file (`wx`), fsynced before it is closed; answers the bytes written.
+ * `opened` runs once the file exists. On failure the caller removes the file (the open may have
+ * created it).
+ */
+async function writeNewFile(file: string, source: Readable | AsyncIterable<Uint8Array>, opened?: () => void): Promise<number> {
+  const out = createWriteStream(file, { flags: 'wx', flush: true, highWaterMark: WRITE_HIGH_WATER_MARK });
+  if (opened) out.once('open', opened);
+  await pipeInto(source, out);
+  return out.bytesWritten;
 }
 
 /**
