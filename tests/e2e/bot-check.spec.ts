@@ -3,7 +3,7 @@ import { Client, uniqueEmail } from '../support/client.ts';
 import { fakeBotCheckEnv, startFakeBotCheck, type FakeBotCheck } from '../support/fake-bot-check.ts';
 import { withSeed } from '../support/seed.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
-import { expectNoSeriousA11yViolations } from './fixtures.ts';
+import { expectNoSeriousA11yViolations, shot } from './fixtures.ts';
 
 /**
  * The bot check in the browser: a server of its own (the shared e2e server never has it on), the
@@ -59,18 +59,18 @@ test('refuses a sign-up the provider scores low, with the message on the form', 
   expect(await accountExists(server, email)).toBe(false);
   await expect(page.locator('body')).not.toContainText('0.1');
 
-  await page.screenshot({ path: '/tmp/botcheck-signup-refused.png', fullPage: true });
+  await shot(page, 'botcheck-signup-refused');
   await expectNoSeriousA11yViolations(page, 'sign-up refused');
   await page.emulateMedia({ colorScheme: 'dark' });
   await signUp(page, uniqueEmail('bot-low'));
   await expect(page.getByRole('alert')).toHaveText(REFUSED);
-  await page.screenshot({ path: '/tmp/botcheck-signup-refused-dark.png', fullPage: true });
+  await shot(page, 'botcheck-signup-refused-dark');
   await expectNoSeriousA11yViolations(page, 'sign-up refused, dark');
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 390, height: 844 });
   await signUp(page, uniqueEmail('bot-low'));
   await expect(page.getByRole('alert')).toHaveText(REFUSED);
-  await page.screenshot({ path: '/tmp/botcheck-signup-refused-phone.png', fullPage: true });
+  await shot(page, 'botcheck-signup-refused-phone');
   await expectNoSeriousA11yViolations(page, 'sign-up refused, phone');
 });
 
@@ -124,7 +124,7 @@ test('checks the forgotten-password and contact forms with their own actions', a
   await contact();
   await expect(page.getByRole('alert')).toHaveText(REFUSED);
   expect(fake.requests.at(-1)?.token).toMatchObject({ action: 'contact' });
-  await page.screenshot({ path: '/tmp/botcheck-contact-refused.png', fullPage: true });
+  await shot(page, 'botcheck-contact-refused');
   await expectNoSeriousA11yViolations(page, 'contact refused');
   fake.shimScore = 0.9;
   await contact();

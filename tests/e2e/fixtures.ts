@@ -1,7 +1,14 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+
+// This worker's own server (tests/e2e/global-setup.ts starts one per worker).
+const slot = process.env.TEST_PARALLEL_INDEX ?? '0';
+if (process.env[`E2E_BASE_URL_${slot}`]) {
+  process.env.E2E_BASE_URL = process.env[`E2E_BASE_URL_${slot}`];
+  process.env.E2E_DATA_DIR = process.env[`E2E_DATA_DIR_${slot}`];
+}
 
 export const test = base.extend({
   baseURL: async ({}, use) => {
@@ -12,11 +19,37 @@ export { expect };
 
 const SHOTS = path.resolve(import.meta.dirname, 'screenshots');
 
-/** Saves a full-page screenshot for a person to look at (tests/e2e/screenshots, not committed). */
-export async function shot(page: Page, name: string): Promise<void> {
+/** SCREENSHOTS=1 saves the screenshots `shot()` is asked for; without it the suite takes none. */
+export const SCREENSHOTS = process.env.SCREENSHOTS === '1';
+
+/**
+ * Saves a screenshot for a person to look at (tests/e2e/screenshots/<name>.png, not committed), when
+ * SCREENSHOTS=1: a page whole (full length), or one element. Nothing asserts on it, so the suite
+ * skips it by default; a developer runs the spec of a screen they changed with SCREENSHOTS=1 and looks.
+ */
+export async function shot(target: Page | Locator, name: string, { fullPage = true }: { fullPage?: boolean } = {}): Promise<void> {
+  if (!SCREENSHOTS) return;
   mkdirSync(SHOTS, { recursive: true });
+  const file = path.join(SHOTS, `${name}.png`);
   // Transitions finish at once, so a theme switched just before is shown as it settles.
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+  if ('goto' in target) await target.screenshot({ path: file, fullPage, animations: 'disabled' });
+  else await target.screenshot({ path: file, animations: 'disabled' });
+}
+
+/**
+ * Waits until every transition and animation that ends has ended (a theme just switched, a dialog
+ * fading in): colours read mid-transition are neither the old theme's nor the new one's. Endless
+ * ones (a spinner) are left running.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
 }
 
 /**
@@ -25,7 +58,9 @@ export async function shot(page: Page, name: string): Promise<void> {
  * screen reader and the keyboard. Call it where a screen is shown (next to `shot()`).
  */
 export async function expectNoSeriousA11yViolations(page: Page, screen = page.url(), { knownRules = [] as string[] } = {}): Promise<void> {
-  let axe = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  await settled(page);
+  // Only violations are read: axe then skips collecting the elements of every rule that passed.
+  let axe = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).options({ resultTypes: ['violations'] });
   if (knownRules.length) axe = axe.disableRules(knownRules);
   const result = await axe.analyze();
   const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');

@@ -1,7 +1,7 @@
 import { test as base, type Page } from '@playwright/test';
 import { type FakeOidc, startFakeOidc } from '../support/fake-oidc.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
-import { dropSignIn, expect, expectNoSeriousA11yViolations } from './fixtures.ts';
+import { dropSignIn, expect, expectNoSeriousA11yViolations, shot } from './fixtures.ts';
 
 /**
  * OpenID Connect in the browser, on a server of its own (its issuers and "only this provider" mode
@@ -40,7 +40,7 @@ async function screens(page: Page, name: string, ready: () => Promise<void>, tar
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), scheme === 'dark');
-    await target().screenshot({ path: `/tmp/oidc-${name}-${scheme}.png`, animations: 'disabled' });
+    await shot(target(), `oidc-${name}-${scheme}`);
     await expectNoSeriousA11yViolations(page, `${name}-${scheme}`);
   }
   await page.evaluate(() => document.documentElement.classList.remove('dark'));
@@ -48,7 +48,7 @@ async function screens(page: Page, name: string, ready: () => Promise<void>, tar
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   await ready();
-  await target().screenshot({ path: `/tmp/oidc-${name}-phone.png`, animations: 'disabled' });
+  await shot(target(), `oidc-${name}-phone`);
   await expectNoSeriousA11yViolations(page, `${name}-phone`);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -77,7 +77,7 @@ test('the admin adds an OpenID Connect provider in the sign-in tab, edits and re
   // Plain http is only for an identity provider on this machine.
   await expect(dialog.locator('.field-error')).toHaveText('The issuer URL must use https://; plain http:// is allowed only for localhost.');
   await expect(dialog.getByLabel('Issuer URL')).toHaveAttribute('aria-invalid', 'true');
-  await page.screenshot({ path: '/tmp/oidc-admin-dialog-error.png', animations: 'disabled' });
+  await shot(page, 'oidc-admin-dialog-error', { fullPage: false });
   await expectNoSeriousA11yViolations(page, 'admin-dialog');
   await dialog.getByLabel('Issuer URL').fill(oidcWorld.idp.issuer);
   await dialog.getByLabel('Issuer URL').press('Enter');
@@ -133,7 +133,7 @@ test('a visitor signs in through the provider and lands in the file area', async
   await page.getByRole('link', { name: 'Continue with Acme ID' }).click();
   await expect(page).toHaveURL(/\/sign-in$/);
   await expect(page.getByRole('alert')).toHaveText('The sign-in with Acme ID could not be verified. Try again.');
-  await page.screenshot({ path: '/tmp/oidc-sign-in-refused.png', animations: 'disabled' });
+  await shot(page, 'oidc-sign-in-refused', { fullPage: false });
   oidcWorld.idp.fault = null;
   await page.getByRole('link', { name: 'Continue with Acme ID' }).click();
   await expect(page).toHaveURL(/\/platform\/files$/);

@@ -2,7 +2,7 @@ import { test as base, type Page } from '@playwright/test';
 import { openDatabase } from '../../db/index.ts';
 import { loadConfig } from '../../src/server/config/env.ts';
 import { freePort, startServer, type RunningServer } from '../support/server.ts';
-import { e2eEmail, expect, expectNoSeriousA11yViolations, PASSWORD } from './fixtures.ts';
+import { e2eEmail, expect, expectNoSeriousA11yViolations, PASSWORD, shot } from './fixtures.ts';
 
 /**
  * Passkeys in a real Chromium with its virtual authenticator (DevTools protocol). WebAuthn refuses an
@@ -47,21 +47,21 @@ async function signUp(page: Page, path: string): Promise<string> {
   return email;
 }
 
-/** Light, dark and phone screenshots (to /tmp, for a person to look at), each checked with axe. */
+/** Light, dark and phone screenshots (with SCREENSHOTS=1, for a person to look at), each checked with axe. */
 async function shots(page: Page, name: string): Promise<void> {
   // Toasts and the cookie notice would cover the card.
   await expect(page.getByTestId('toast')).toHaveCount(0, { timeout: 10_000 });
   const cookies = page.getByRole('button', { name: 'Got it' });
   if (await cookies.isVisible()) await cookies.click();
   await page.setViewportSize(DESKTOP);
-  await page.screenshot({ path: `/tmp/passkeys-${name}-light.png`, fullPage: true, animations: 'disabled' });
+  await shot(page, `passkeys-${name}-light`);
   await expectNoSeriousA11yViolations(page, `${name} light`);
   await page.evaluate(() => document.documentElement.classList.add('dark'));
-  await page.screenshot({ path: `/tmp/passkeys-${name}-dark.png`, fullPage: true, animations: 'disabled' });
+  await shot(page, `passkeys-${name}-dark`);
   await expectNoSeriousA11yViolations(page, `${name} dark`);
   await page.evaluate(() => document.documentElement.classList.remove('dark'));
   await page.setViewportSize(PHONE);
-  await page.screenshot({ path: `/tmp/passkeys-${name}-phone.png`, fullPage: true, animations: 'disabled' });
+  await shot(page, `passkeys-${name}-phone`);
   await expectNoSeriousA11yViolations(page, `${name} phone`);
   await page.setViewportSize(DESKTOP);
 }
@@ -115,7 +115,7 @@ test('register a passkey in settings, sign out, and sign in with the passkey alo
   await card.getByRole('button', { name: 'Remove Laptop' }).click();
   const confirm = page.getByRole('alertdialog');
   await expect(confirm).toContainText('Remove the passkey “Laptop”?');
-  await page.screenshot({ path: '/tmp/passkeys-remove-confirm-light.png', animations: 'disabled' });
+  await shot(page, 'passkeys-remove-confirm-light', { fullPage: false });
   await expectNoSeriousA11yViolations(page, 'remove confirm');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(card.getByRole('listitem')).toHaveCount(1);
@@ -153,7 +153,7 @@ test('a browser without WebAuthn: the card explains, the sign-in page shows only
   const card = page.getByTestId('passkeys-card');
   await expect(card.getByText('This browser cannot use passkeys.', { exact: false })).toBeVisible();
   await expect(card.getByRole('button', { name: 'Add a passkey' })).toHaveCount(0);
-  await page.screenshot({ path: '/tmp/passkeys-card-unsupported-light.png', fullPage: true, animations: 'disabled' });
+  await shot(page, 'passkeys-card-unsupported-light');
   await expectNoSeriousA11yViolations(page, 'card unsupported');
   await page.request.post('/logout', { headers: { Origin: origin, 'X-Requested-With': 'XMLHttpRequest' } });
   await page.goto('/sign-in');

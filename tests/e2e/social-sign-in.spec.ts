@@ -2,7 +2,7 @@ import { test as base, expect, type Page } from '@playwright/test';
 import { type FakeOAuth, startFakeOAuth } from '../support/fake-oauth.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { configureSocialApps } from '../support/social.ts';
-import { e2eEmail, expectNoSeriousA11yViolations } from './fixtures.ts';
+import { e2eEmail, expectNoSeriousA11yViolations, shot } from './fixtures.ts';
 
 // A server of its own, pointed at a local fake of Google, GitHub and Facebook (tests/support/fake-oauth.ts).
 const test = base.extend<object, { social: { server: RunningServer; fake: FakeOAuth } }>({
@@ -25,18 +25,18 @@ test.describe.configure({ mode: 'serial' });
 
 /** Light, dark (the theme is picked before first paint, so dark needs a reload) and phone width, each checked with axe. */
 async function shots(page: Page, name: string, ready: () => Promise<void>) {
-  await page.screenshot({ path: `/tmp/social-${name}.png`, fullPage: true, animations: 'disabled' });
+  await shot(page, `social-${name}`);
   await expectNoSeriousA11yViolations(page, name);
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.reload();
   await ready();
-  await page.screenshot({ path: `/tmp/social-${name}-dark.png`, fullPage: true, animations: 'disabled' });
+  await shot(page, `social-${name}-dark`);
   await expectNoSeriousA11yViolations(page, `${name}-dark`);
   await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   await ready();
-  await page.screenshot({ path: `/tmp/social-${name}-phone.png`, fullPage: true, animations: 'disabled' });
+  await shot(page, `social-${name}-phone`);
   await expectNoSeriousA11yViolations(page, `${name}-phone`);
   await page.setViewportSize({ width: 1280, height: 800 });
 }
