@@ -15,7 +15,9 @@ import { authHeaders, createToken, deterministicBytes, sha256OfDeterministic, st
 // STORAGE_DRIVER=s3 keeps chunked uploads (POST /api/upload with upload_id, uploads/chunks.ts) in
 // progress in the bucket (uploads/chunks/…, chunk-staging-s3.ts): app nodes with data dirs of their
 // own, on one PostgreSQL database and one bucket (s3rver), take the chunks of one upload in turn.
-// Several nodes need PostgreSQL (SQLite is one process); one node on S3 runs on both.
+// Several nodes need PostgreSQL (SQLite is one process), so they run there; one node on S3 runs on
+// SQLite alone: what it checks is the bucket, and the database's side of chunked uploads and their
+// sweep runs on both databases in uploads-chunked.test.ts.
 const onPostgres = process.env.TEST_DB === 'postgres';
 const APP_KEY = 'a shared app key of at least thirty-two characters';
 const PREFIX = 'uploads/chunks/';
@@ -65,7 +67,7 @@ const keyOf = (binding: string, uploadId: string) => createHash('sha256').update
 const reservations = (seed: AppContext, ownerId: string) => seed.db.selectFrom('upload_reservations').select(['id', 'bytes']).where('owner_id', '=', ownerId).execute();
 
 describe('chunked uploads staged in the bucket (STORAGE_DRIVER=s3)', () => {
-  it('keeps the chunks in the bucket (8 MiB parts and a tail), answers a repeated chunk 409, makes the file once, and sweeps an abandoned upload', async () => {
+  it.skipIf(onPostgres)('keeps the chunks in the bucket (8 MiB parts and a tail), answers a repeated chunk 409, makes the file once, and sweeps an abandoned upload', async () => {
     const { servers, s3, seed } = await nodes(1);
     const server = servers[0]!;
     const bucket = server.s3!.bucket;
@@ -128,7 +130,7 @@ describe('chunked uploads staged in the bucket (STORAGE_DRIVER=s3)', () => {
     expect(late.status, late.text).toBe(404);
   });
 
-  it('finishes an empty file sent as one chunk (nothing to sniff is asked of the bucket)', async () => {
+  it.skipIf(onPostgres)('finishes an empty file sent as one chunk (nothing to sniff is asked of the bucket)', async () => {
     const { servers, seed } = await nodes(1);
     const server = servers[0]!;
     const { client } = await registerUser(server.url);
@@ -139,7 +141,7 @@ describe('chunked uploads staged in the bucket (STORAGE_DRIVER=s3)', () => {
     expect(await storedSha256(seed, res.body.data.id)).toBe(createHash('sha256').digest('hex'));
   });
 
-  it('drops a chunk over the chunk cap (413) whose bytes had already made a part: the record is kept, the chunk goes again and the bytes come out right', async () => {
+  it.skipIf(onPostgres)('drops a chunk over the chunk cap (413) whose bytes had already made a part: the record is kept, the chunk goes again and the bytes come out right', async () => {
     const { servers, s3, seed } = await nodes(1);
     const server = servers[0]!;
     const bucket = server.s3!.bucket;

@@ -243,7 +243,7 @@ describe('unattended installs', () => {
 describe.runIf(process.env.TEST_DB !== 'postgres')('the database step with PostgreSQL', () => {
   it('tests, migrates and switches to a reachable PostgreSQL database', async () => {
     const server = await startServer({ installed: false });
-    const pgDb = await createPgDatabase();
+    const pgDb = await createPgDatabase({ empty: true });
     try {
       const token = setupTokenFrom(server.logs);
       const client = new Client(server.url);

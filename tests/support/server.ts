@@ -52,13 +52,23 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** A PostgreSQL database of its own for one server; dropped again by the returned function. */
-export async function createPgDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A PostgreSQL database of its own for one server; dropped again by the returned function. Under
+ * vitest it is a copy of the migrated template tests/support/pg-template.ts made once per run
+ * (TEST_PG_TEMPLATE), and commits do not wait for the disk: the server process may be killed, the
+ * PostgreSQL server is not, so no test loses a commit by it. `empty`: a database with no tables.
+ */
+export async function createPgDatabase({ empty = false }: { empty?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `cd_test_${randomBytes(6).toString('hex')}`;
+  const template = empty ? undefined : process.env.TEST_PG_TEMPLATE;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  try {
+    await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
+    if (template) await admin.query(`alter database ${name} set synchronous_commit = off`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
   return {
@@ -99,8 +109,7 @@ export async function startServer(
   const storageEnv = alongside?.storageEnv ?? s3?.env ?? {};
   const db = reuse?.db ?? alongside?.db ?? options.db ?? ((process.env.TEST_DB as TestDb | undefined) ?? 'sqlite');
   const dataDir = reuse?.dataDir ?? sharedDir ?? (await mkdtemp(path.join(os.tmpdir(), 'cd-test-')));
-  const port = reuse?.port ?? (await freePort());
-  const url = `http://127.0.0.1:${port}`;
+  let port = reuse?.port ?? (await freePort());
   const pgDb = reuse
     ? reuse.databaseUrl
       ? { url: reuse.databaseUrl, drop: () => reuse.cleanup() }
@@ -112,27 +121,9 @@ export async function startServer(
       : db === 'postgres'
         ? await createPgDatabase()
         : null;
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    APP_URL: url,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-    MAIL_DRIVER: 'log',
-    TRUST_PROXY: '1',
-    ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
-    ...storageEnv,
-    ...options.env,
-  };
-  // The test runner's options are not the server's; a caller may still pass its own (a profile).
-  if (!options.env?.NODE_OPTIONS) delete env.NODE_OPTIONS;
   // Tests get an installed instance unless they ask for a fresh one (the setup wizard's tests).
   if (!reuse && !alongside && options.installed !== false) await markDataInstalled(dataDir, pgDb?.url);
-  // The V8 flags `npm start` runs with (package.json): tests and benchmarks measure the same process.
-  const child = spawn(process.execPath, [...SERVER_FLAGS, 'dist/host/main.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const cleanup = async () => {
     // TEST_SERVER_LOGS=1 prints what the server logged, warnings and errors, when it goes.
     if (process.env.TEST_SERVER_LOGS) console.log(logs.filter((l) => !l.includes('"level":30')).join('\n'));
@@ -140,14 +131,48 @@ export async function startServer(
     await s3?.stop();
     if (!sharedDir) await rm(dataDir, { recursive: true, force: true });
   };
-  try {
-    await waitForListening(child, logs, exited);
-  } catch (error) {
-    // A server that would not start (a test of a refused configuration) leaves nothing behind.
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-    if (!reuse) await cleanup();
-    throw error;
+  const launch = () => {
+    const url = `http://127.0.0.1:${port}`;
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: url,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      MAIL_DRIVER: 'log',
+      TRUST_PROXY: '1',
+      ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+      ...storageEnv,
+      ...options.env,
+    };
+    // The test runner's options are not the server's; a caller may still pass its own (a profile).
+    if (!options.env?.NODE_OPTIONS) delete env.NODE_OPTIONS;
+    // The V8 flags `npm start` runs with (package.json): tests and benchmarks measure the same process.
+    const child = spawn(process.execPath, [...SERVER_FLAGS, 'dist/host/main.mjs'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    return { url, child, exited };
+  };
+  let { url, child, exited } = launch();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await waitForListening(child, logs, exited);
+      break;
+    } catch (error) {
+      // A server that would not start (a test of a refused configuration) leaves nothing behind.
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+      // Another process took the free port between freePort() and the server's listen: a new one
+      // (a restart keeps its port, and a port the caller chose is not ours to change).
+      if (!reuse && !options.env?.PORT && attempt < 5 && logs.some((line) => line.includes('EADDRINUSE'))) {
+        logs.length = 0;
+        port = await freePort();
+        ({ url, child, exited } = launch());
+        continue;
+      }
+      if (!reuse) await cleanup();
+      throw error;
+    }
   }
   return {
     url,
