@@ -1,6 +1,6 @@
 # Sourced by scripts/start.sh, scripts/test.sh and .ci/run: makes this shell ready to build and run.
 #   source scripts/provision.sh          Node >= 22.12 and npm dependencies
-#   source scripts/provision.sh test     also Chromium, litmus, rclone, a running PostgreSQL and Redis
+#   source scripts/provision.sh test     also headless Chromium, litmus, rclone, a running PostgreSQL and Redis
 # Everything comes from the npm registry or Debian's packages; nothing else is downloaded.
 set -euo pipefail
 _root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,9 +20,10 @@ fi
 echo "provision: node $(node --version), npm $(npm --version 2>/dev/null)"
 
 if [ "${1:-}" = "test" ]; then
-  if [ ! -x /usr/bin/chromium ]; then
-    echo "provision: installing Debian's chromium"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  # The browser tests drive the headless shell (the same engine, lighter) and, where a spec needs it, the full browser.
+  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/lib/chromium/chromium-headless-shell ]; then
+    echo "provision: installing Debian's chromium and chromium-headless-shell"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell >/dev/null
   fi
   if [ ! -x /usr/bin/litmus ] || [ ! -x /usr/bin/rclone ]; then
     echo "provision: installing Debian's litmus and rclone (WebDAV clients for the tests)"
