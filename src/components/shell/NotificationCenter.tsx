@@ -119,6 +119,7 @@ export function NotificationCenter({ side = 'right', sideOffset = 12 }: { side?:
           align="end"
           sideOffset={sideOffset}
           collisionPadding={12}
+          aria-label={t('notification_center')}
           className="card z-50 flex max-h-[min(36rem,calc(100dvh-2rem))] w-[360px] max-w-[calc(100vw-1.5rem)] flex-col p-5 shadow-xl"
         >
           <div className="mb-4 flex items-center justify-between">
