@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowestFirst } from './tests/support/sequencer.ts';
 
 /**
  * Integration files whose behaviour does not depend on the database: they run on SQLite alone.
@@ -35,6 +36,7 @@ const integration = (db: 'sqlite' | 'postgres') => ({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     maxWorkers: 3,
+    sequence: { sequencer: SlowestFirst },
     // One migrated PostgreSQL database per run, copied for each server (tests/support/pg-template.ts).
     ...(db === 'postgres' ? { globalSetup: ['tests/support/pg-template.ts'] } : {}),
   },

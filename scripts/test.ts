@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const REPORTS = path.join(ROOT, 'test-results', 'reports');
+// Not under test-results/: Playwright empties that folder when it starts.
+const REPORTS = path.join(ROOT, 'test-reports');
 
 interface Phase {
   name: string;
