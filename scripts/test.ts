@@ -144,13 +144,13 @@ async function main(): Promise<number> {
   }
   console.log('\n=== phases');
   // .ci/run's own first phase, timed before node was there to time it.
-  const provisioned = Number(process.env.PROVISION_SECONDS);
-  if (provisioned >= 0 && process.env.PROVISION_SECONDS) console.log(`${'provision'.padEnd(24)} ${minutes(provisioned).padStart(7)}  ok`);
+  const provisioned = Number(process.env.PROVISION_SECONDS ?? 0);
+  if (process.env.PROVISION_SECONDS) console.log(`${'provision'.padEnd(24)} ${minutes(provisioned).padStart(7)}  ok`);
   for (const o of outcomes) {
     const counts = o.counts ? `  ${o.counts.passed} passed, ${o.counts.failed} failed, ${o.counts.skipped} skipped` : '';
     console.log(`${o.phase.name.padEnd(24)} ${minutes(o.seconds).padStart(7)}  ${o.ok ? 'ok' : 'FAILED'}${counts}`);
   }
-  const total = outcomes.reduce((sum, o) => sum + o.seconds, 0) + (provisioned > 0 ? provisioned : 0);
+  const total = outcomes.reduce((sum, o) => sum + o.seconds, 0) + provisioned;
   console.log(`${'total'.padEnd(24)} ${minutes(total).padStart(7)}`);
   console.log('\n=== slowest test files');
   for (const f of files.sort((a, b) => b.seconds - a.seconds).slice(0, 15)) console.log(`${f.seconds.toFixed(1).padStart(7)} s  ${f.label}`);

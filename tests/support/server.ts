@@ -52,6 +52,37 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Runs `work` with a client on the PostgreSQL server's admin database, closed afterwards. */
+export async function withPgAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  try {
+    return await work(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * Waits (2 s at most) until no session is connected to database `name`: a pool's end() resolves
+ * before its sockets have closed, and a drop forced then would kill a closing connection, whose
+ * FATAL would surface in the test process as an uncaught error; a template must have none at all.
+ */
+export async function untilDisconnected(admin: pg.Client, name: string): Promise<void> {
+  for (let i = 0; i < 40; i += 1) {
+    const { rows } = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+    if (rows[0].n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The URL of database `name` on the test PostgreSQL server. */
+export function pgUrlOf(name: string): string {
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
 /**
  * A PostgreSQL database of its own for one server; dropped again by the returned function. Under
  * vitest it is a copy of the migrated template tests/support/pg-template.ts made once per run
@@ -61,31 +92,17 @@ export function freePort(): Promise<number> {
 export async function createPgDatabase({ empty = false }: { empty?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `cd_test_${randomBytes(6).toString('hex')}`;
   const template = empty ? undefined : process.env.TEST_PG_TEMPLATE;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  try {
+  await withPgAdmin(async (admin) => {
     await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
     if (template) await admin.query(`alter database ${name} set synchronous_commit = off`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
+  });
   return {
-    url: url.href,
-    async drop() {
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await c.connect();
-      // A pool's end() resolves before its sockets have closed; forcing the drop then would kill a
-      // closing connection, and its FATAL would surface in the test process as an uncaught error.
-      for (let i = 0; i < 40; i += 1) {
-        const { rows } = await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
-        if (rows[0].n === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
+    url: pgUrlOf(name),
+    drop: () =>
+      withPgAdmin(async (admin) => {
+        await untilDisconnected(admin, name);
+        await admin.query(`drop database if exists ${name} with (force)`);
+      }),
   };
 }
 
