@@ -38,6 +38,7 @@ export interface Database {
   upload_request_items: UploadRequestItemsTable;
   upload_reservations: UploadReservationsTable;
   pending_blobs: PendingBlobsTable;
+  blob_deletions: BlobDeletionsTable;
   audit_log: AuditLogTable;
   job_runs: JobRunsTable;
   user_deletions: UserDeletionsTable;
@@ -245,6 +246,14 @@ export interface PendingBlobsTable {
   /** JSON text: what a tus upload becomes (name, folder, type, size, binding); null otherwise. */
   finish: string | null;
   created_at: string;
+  /** The app node finishing it (AppContext.nodeId); null on rows from before nodes were recorded. */
+  node_id: string | null;
+}
+
+/** A blob whose rows are deleted for good and whose bytes are on their way out (src/server/blobs/deletions.ts). */
+export interface BlobDeletionsTable {
+  blob_key: string;
+  created_at: string;
 }
 
 export type Id = Generated<string>;
@@ -258,6 +267,8 @@ export interface UploadReservationsTable {
   bytes: number;
   created_at: string;
   touched_at: string;
+  /** The app node receiving it (AppContext.nodeId); null on rows from before nodes were recorded. */
+  node_id: string | null;
 }
 
 /** One admin change (src/server/admin/audit.ts). Insert-only. */

@@ -28,6 +28,8 @@ import * as billingRefs from './20261202100000_billing_refs.ts';
 import * as jobSchedule from './20261203100000_job_schedule.ts';
 import * as thumbnailAttempts from './20261204100000_thumbnail_attempts.ts';
 import * as davLocks from './20261205100000_dav_locks.ts';
+import * as uploadNodes from './20261206100000_upload_nodes.ts';
+import * as blobDeletions from './20261206110000_blob_deletions.ts';
 
 /**
  * Every migration, imported statically: a folder scan at run time breaks once Vite bundles the
@@ -63,4 +65,6 @@ export const migrations: Record<string, Migration> = {
   '20261203100000_job_schedule': jobSchedule,
   '20261204100000_thumbnail_attempts': thumbnailAttempts,
   '20261205100000_dav_locks': davLocks,
+  '20261206100000_upload_nodes': uploadNodes,
+  '20261206110000_blob_deletions': blobDeletions,
 };

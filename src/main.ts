@@ -11,7 +11,9 @@ import { scheduleRemoteUploadRecovery } from './server/uploads/remote.ts';
 import { scheduleThumbnailCatchUp } from './server/previews/catch-up.ts';
 import { startThumbnailWorker } from './server/previews/thumbnails.ts';
 import { startTeamSignUps } from './server/teams/invitations.ts';
+import { holdNodeLease } from './server/cluster/node.ts';
 import { recoverUploads } from './server/uploads/recover.ts';
+import { resumeDeletions } from './server/blobs/deletions.ts';
 import { scheduleBlobReconciler } from './server/blobs/reconcile.ts';
 import { scheduleUserDeletions } from './server/admin/users/deletion.ts';
 import { scheduleBillingDay } from './server/billing/usage-job.ts';
@@ -68,8 +70,12 @@ async function main(): Promise<void> {
   const { results } = await migrateToLatest(ctx.db);
   for (const r of results ?? []) ctx.logger.info({ migration: r.migrationName }, 'migrated');
   await bootstrapAdmin(ctx);
+  // This node is alive from here until it stops (cluster/node.ts): other nodes leave its uploads alone.
+  const lease = await holdNodeLease(ctx);
   // Before listening: uploads a crash interrupted while finishing are settled while no request can race them.
   await recoverUploads(ctx).catch((error: unknown) => ctx.logger.error({ err: error }, 'upload recovery failed'));
+  // Blobs whose rows a crash deleted before the blobs went (emptying the trash, the purge).
+  await resumeDeletions(ctx).catch((error: unknown) => ctx.logger.error({ err: error }, 'resuming blob deletions failed'));
 
   const server = await createHttpServer(ctx);
   server.listen(config.port, config.host);
@@ -129,6 +135,7 @@ async function main(): Promise<void> {
       stopLoopStats();
       await ctx.events.close();
       await ctx.rateLimits.close();
+      await lease.release();
       await ctx.db.destroy();
       ctx.logger.info('stopped');
       process.exit(0);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { openDatabase, type DB } from '../../db/index.ts';
 import { createLocalBlobStore, type BlobStore } from './blobs/store.ts';
@@ -27,6 +28,12 @@ export interface AppContext {
   logger: Logger;
   /** Counts of rate limits, budgets and password back-off: the database, or Redis with REDIS_URL (limits/store.ts). */
   rateLimits: RateLimitStore;
+  /**
+   * This process's id among the app nodes sharing the database: recorded on the uploads it has in
+   * flight, so that another node starting (or this one restarting) settles only what a dead process
+   * left (cluster/node.ts).
+   */
+  nodeId: string;
   /** Prometheus metrics (metrics/registry.ts): set by the server process only when METRICS_TOKEN is. */
   metrics?: Metrics;
 }
@@ -34,13 +41,15 @@ export interface AppContext {
 export async function createContext(config: Config, overrides: Partial<AppContext> = {}): Promise<AppContext> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const db = overrides.db ?? (await openDatabase(config.database));
+  const nodeId = overrides.nodeId ?? randomUUID();
   const ctx: AppContext = {
     config,
+    nodeId,
     logger,
     db,
     // Set below, once the stored storage choice can be read.
     blobs: overrides.blobs ?? (undefined as unknown as BlobStore),
-    events: overrides.events ?? createBusFor(config, db, logger),
+    events: overrides.events ?? createBusFor(config, db, logger, nodeId),
     rateLimits: overrides.rateLimits ?? (config.redis ? await createRedisRateLimits(config.redis, logger) : createDbRateLimits(db)),
     mailer: overrides.mailer ?? (await createMailer(config, logger, () => storedMailConfig(ctx))),
     clock: overrides.clock ?? { now: () => new Date() },
@@ -60,8 +69,8 @@ async function createRedisRateLimits(settings: { url: string; prefix: string }, 
 }
 
 /** One process on SQLite: the in-process bus. On PostgreSQL, other nodes may share the database: LISTEN/NOTIFY carries events between them. */
-function createBusFor(config: Config, db: DB, logger: Logger): EventBus {
-  return config.database.dialect === 'postgres' ? createPostgresEventBus({ db, url: config.database.url, logger }) : createEventBus();
+function createBusFor(config: Config, db: DB, logger: Logger, nodeId: string): EventBus {
+  return config.database.dialect === 'postgres' ? createPostgresEventBus({ db, url: config.database.url, logger, nodeId }) : createEventBus();
 }
 
 /** The blob store STORAGE_DRIVER names: the data directory's disk, or an S3-compatible bucket. */

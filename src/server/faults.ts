@@ -15,9 +15,11 @@ import type { AppContext } from './context.ts';
  * - `billing-after-usage`: the metered run wrote the day's usage rows, no period closed yet;
  * - `trash-purge-after-batch`: the trash purge removed its first batch (and its blobs), the rest still there,
  *   its job lease held (jobs/every.ts);
+ * - `trash-delete-before-blobs`: a batch of trashed items is deleted for good (emptying the trash, or the purge),
+ *   its blobs not yet;
  * - `storage-migrate-after-upload`: `npm run storage:migrate` uploaded its third blob, not yet recorded as verified.
  */
-export const FAULTS = ['tus-finish-before-intent', 'tus-finish-after-blob-move', 'tus-finish-after-commit', 'upload-finish-after-blob-write', 'user-deletion-after-batch', 'billing-after-usage', 'trash-purge-after-batch', 'storage-migrate-after-upload'] as const;
+export const FAULTS = ['tus-finish-before-intent', 'tus-finish-after-blob-move', 'tus-finish-after-commit', 'upload-finish-after-blob-write', 'user-deletion-after-batch', 'billing-after-usage', 'trash-purge-after-batch', 'trash-delete-before-blobs', 'storage-migrate-after-upload'] as const;
 export type Fault = (typeof FAULTS)[number];
 
 export function faultPoint(ctx: Pick<AppContext, 'config'>, point: Fault): void {

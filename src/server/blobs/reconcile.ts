@@ -5,6 +5,7 @@ import { THUMBNAIL_SIZE_NAMES, thumbnailBlobKeys } from '../previews/sizes.ts';
 import { readProgress } from '../setup/progress.ts';
 import { keysWithIntent } from '../uploads/intents.ts';
 import { recoverUploads } from '../uploads/recover.ts';
+import { resumeDeletions } from './deletions.ts';
 import { AVATAR_SIZES } from '../users/presenter.ts';
 import type { BlobEntry } from './store.ts';
 
@@ -240,12 +241,15 @@ async function absentOf<T extends { key: string }>(ctx: AppContext, wanted: T[])
 
 /**
  * The scheduled run (at start, then every BLOB_RECONCILE_SECONDS): settles intents older than the
- * upload expiry (and an hour) first (a failure that could not remove its blob), then removes orphans past the
+ * upload expiry (and an hour) first (a failure that could not remove its blob) and finishes blob
+ * deletions left in `blob_deletions` (blobs/deletions.ts), then removes orphans past the
  * grace period and logs rows whose blob is missing (the first 100 each run, then the count).
  */
 export async function runBlobReconciler(ctx: AppContext): Promise<ReconcileReport> {
-  // At least an hour: a plain upload still streaming holds its intent that long at most in practice.
+  // Intents of dead processes only (uploads/recover.ts); at least an hour old.
   await recoverUploads(ctx, { before: new Date(ctx.clock.now().getTime() - Math.max(ctx.config.uploads.expiryMs, 60 * 60_000)) });
+  // Deletions a storage failure left unfinished (deleting a blob again is harmless).
+  await resumeDeletions(ctx);
   let logged = 0;
   const report = await reconcileBlobs(ctx, {
     repair: true,

@@ -10,7 +10,7 @@ import type { AppContext } from '../context.ts';
  * once (advisory locks re-enter within one session, so this keeps two holders of one process apart);
  * on SQLite (one process) that in-process set is the whole lock.
  */
-export const LOCK_SPACE = { job: 1, tus: 2, deletion: 3, chunk: 4 } as const;
+export const LOCK_SPACE = { job: 1, tus: 2, deletion: 3, chunk: 4, node: 5 } as const;
 export type LockSpace = (typeof LOCK_SPACE)[keyof typeof LOCK_SPACE];
 
 export interface AdvisoryLocks {
@@ -25,6 +25,8 @@ interface State {
   users: number;
   held: Set<string>;
   client: Promise<pg.Client> | null;
+  /** The last statement sent on the connection: the next waits for it (pg deprecates overlapping queries on one client). */
+  queue: Promise<unknown>;
 }
 
 const states = new WeakMap<AppContext, State>();
@@ -32,7 +34,7 @@ const states = new WeakMap<AppContext, State>();
 /** A holder's handle on the process's locks; `release` it when done (a scheduled job when it stops). */
 export function retainAdvisoryLocks(ctx: AppContext): AdvisoryLocks {
   let state = states.get(ctx);
-  if (!state) states.set(ctx, (state = { users: 0, held: new Set(), client: null }));
+  if (!state) states.set(ctx, (state = { users: 0, held: new Set(), client: null, queue: Promise.resolve() }));
   const s = state;
   s.users += 1;
   let released = false;
@@ -44,7 +46,7 @@ export function retainAdvisoryLocks(ctx: AppContext): AdvisoryLocks {
       try {
         if (ctx.config.database.dialect !== 'postgres') return true;
         const client = await connection(ctx, s);
-        const { rows } = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1::int, hashtext($2)) as ok', [space, key]);
+        const { rows } = await inTurn(s, () => client.query<{ ok: boolean }>('select pg_try_advisory_lock($1::int, hashtext($2)) as ok', [space, key]));
         if (rows[0]?.ok) return true;
       } catch (error) {
         s.held.delete(id);
@@ -58,7 +60,10 @@ export function retainAdvisoryLocks(ctx: AppContext): AdvisoryLocks {
       if (!s.held.has(id)) return;
       try {
         // A lost connection has released the lock already.
-        if (ctx.config.database.dialect === 'postgres' && s.client) await (await s.client).query('select pg_advisory_unlock($1::int, hashtext($2))', [space, key]);
+        if (ctx.config.database.dialect === 'postgres' && s.client) {
+          const client = await s.client;
+          await inTurn(s, () => client.query('select pg_advisory_unlock($1::int, hashtext($2))', [space, key]));
+        }
       } catch (error) {
         ctx.logger.warn({ err: error, lock: id }, 'could not release an advisory lock');
       } finally {
@@ -100,6 +105,13 @@ async function connection(ctx: AppContext, s: State): Promise<pg.Client> {
     if (s.client === current) s.client = null;
     throw error;
   }
+}
+
+/** Runs `statement` once every statement sent before it on the lock connection has answered. */
+function inTurn<T>(s: State, statement: () => Promise<T>): Promise<T> {
+  const result = s.queue.then(statement, statement);
+  s.queue = result.catch(() => undefined);
+  return result;
 }
 
 async function closeIfIdle(s: State): Promise<void> {

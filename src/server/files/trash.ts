@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { User } from '../auth/sessions.ts';
+import { finishDeletions, recordDeletions } from '../blobs/deletions.ts';
 import type { AppContext } from '../context.ts';
 import { faultPoint } from '../faults.ts';
 import { validationError } from '../http/errors.ts';
@@ -37,10 +38,6 @@ export function requireAll(ctx: AppContext, user: User, refs: ItemRef[], trashed
   return requireOwnedItems(ctx, user, refs.map((ref, index) => ({ id: ref.id, type: ref.type, field: `items.${index}.type` })), { trashed, change: true });
 }
 
-/** Deletes blobs once the rows are gone for good (after the commit), batched; a failure leaves an orphan, logged. */
-async function deleteBlobs(ctx: AppContext, keys: string[]): Promise<void> {
-  for (const { key, error } of await ctx.blobs.deleteMany(keys)) ctx.logger.error({ err: error, key }, 'could not delete a blob');
-}
 
 const blobsOf = (rows: sets.DoomedRow[]) => sets.blobKeysOf(rows, thumbnailBlobKeys);
 
@@ -69,13 +66,15 @@ export async function removeItems(ctx: AppContext, signedIn: User, refs: (ItemRe
   const blobs = await ctx.db.transaction().execute(async (tx) => {
     await lockTree(ctx, tx, user.id);
     const keys = await deleteTrees(tx, items.filter((i) => force.get(i.id)).map((i) => i.id));
+    // Named for deletion with the rows: a crash before the blobs go leaves them to the next start (blobs/deletions.ts).
+    await recordDeletions(tx, keys, at);
     // Still live now that the lock is held: a concurrent trash or delete may have taken some.
     const live = (await sets.findItems(tx, items.filter((i) => !force.get(i.id)).map((i) => i.id))).filter((i) => i.deleted_at === null);
     await sets.trashTrees(tx, user.id, live.map((i) => i.id), at);
     return keys;
   });
   ctx.events.emit('items.changed', { ownerId: user.id, folderIds: items.map((i) => i.parent_id), itemIds: items.map((i) => i.id) });
-  await deleteBlobs(ctx, blobs);
+  await finishDeletions(ctx, blobs);
 }
 
 /**
@@ -145,11 +144,14 @@ async function deleteTrashed(ctx: AppContext, ownerId: string | null, filter: Ra
   for (;;) {
     const doomed = await ctx.db.transaction().execute(async (tx) => {
       if (ownerId) await lockTree(ctx, tx, ownerId);
-      return sets.deleteTrashedLeaves(tx, filter);
+      const rows = await sets.deleteTrashedLeaves(tx, filter);
+      await recordDeletions(tx, blobsOf(rows), ctx.clock.now());
+      return rows;
     });
     if (!doomed.length) return { items, blobs };
     const keys = blobsOf(doomed);
-    await deleteBlobs(ctx, keys);
+    faultPoint(ctx, 'trash-delete-before-blobs');
+    await finishDeletions(ctx, keys);
     items += doomed.length;
     blobs += keys.length;
     if (ownerId === null && items === doomed.length) faultPoint(ctx, 'trash-purge-after-batch');

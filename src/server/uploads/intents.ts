@@ -16,14 +16,17 @@ import type { Db } from '../files/queries.ts';
 export type Intent = Selectable<PendingBlobsTable>;
 
 // Every upload writes and takes one: both compiled once (db/compiled-once.ts).
-const insertIntent = compiledOnce((db, blobKey: string, ownerId: string, uploadId: string | null, finish: string | null, createdAt: string) =>
-  db.insertInto('pending_blobs').values({ blob_key: blobKey, owner_id: ownerId, upload_id: uploadId, finish, created_at: createdAt }).onConflict((oc) => oc.column('blob_key').doNothing()),
+const insertIntent = compiledOnce((db, blobKey: string, ownerId: string, uploadId: string | null, finish: string | null, createdAt: string, nodeId: string) =>
+  db.insertInto('pending_blobs').values({ blob_key: blobKey, owner_id: ownerId, upload_id: uploadId, finish, created_at: createdAt, node_id: nodeId }).onConflict((oc) => oc.column('blob_key').doNothing()),
 );
 const deleteIntent = compiledOnce((db, blobKey: string) => db.deleteFrom('pending_blobs').where('blob_key', '=', blobKey));
 
-/** Written before the blob exists; a second write for the same key (a resumed finish) keeps the first. */
-export async function recordIntent(ctx: AppContext, intent: Omit<Intent, 'created_at'>): Promise<void> {
-  await insertIntent(ctx.db, intent.blob_key, intent.owner_id, intent.upload_id, intent.finish, ctx.clock.now().toISOString());
+/**
+ * Written before the blob exists, with this node's id (the start of another node leaves it alone
+ * while this process lives); a second write for the same key (a resumed finish) keeps the first.
+ */
+export async function recordIntent(ctx: AppContext, intent: Omit<Intent, 'created_at' | 'node_id'>): Promise<void> {
+  await insertIntent(ctx.db, intent.blob_key, intent.owner_id, intent.upload_id, intent.finish, ctx.clock.now().toISOString(), ctx.nodeId);
 }
 
 export function findIntent(db: Db, blobKey: string): Promise<Intent | undefined> {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { deadNodes } from '../cluster/node.ts';
 import type { AppContext } from '../context.ts';
 import * as q from '../files/queries.ts';
 import type { Db } from '../files/queries.ts';
@@ -47,7 +48,7 @@ export async function reserve(ctx: AppContext, policy: UploadPolicy, input: { id
       if (Number(open?.n ?? 0) >= max) throw tooManyOpenUploads(max);
     }
     if (policy.capacity !== null && (await committedBytes(tx, input.ownerId)) + input.bytes > policy.capacity) throw overQuota();
-    await tx.insertInto('upload_reservations').values({ id: input.id, owner_id: input.ownerId, kind: input.kind, bytes: input.bytes, created_at: at, touched_at: at }).execute();
+    await tx.insertInto('upload_reservations').values({ id: input.id, owner_id: input.ownerId, kind: input.kind, bytes: input.bytes, created_at: at, touched_at: at, node_id: ctx.nodeId }).execute();
   });
 }
 
@@ -101,11 +102,31 @@ export async function renewLiveReservations(ctx: AppContext): Promise<void> {
 export async function sweepReservations(ctx: AppContext, settings: Settings): Promise<number> {
   const now = ctx.clock.now();
   await renewLiveReservations(ctx);
+  const dead = await dropDeadPlainReservations(ctx);
   const idleBefore = new Date(now.getTime() - settings.upload_idle_seconds * 1000).toISOString();
   const abandonedBefore = new Date(now.getTime() - settings.upload_abandon_seconds * 1000).toISOString();
   const removed = await ctx.db
     .deleteFrom('upload_reservations')
     .where((eb) => eb.or([eb.and([eb('kind', '=', 'plain'), eb('touched_at', '<', idleBefore)]), eb.and([eb('kind', 'in', ['tus', 'chunk']), eb('touched_at', '<', abandonedBefore)])]))
+    .executeTakeFirst();
+  return dead + Number(removed.numDeletedRows ?? 0);
+}
+
+/**
+ * At start and at each sweep: the plain uploads' reservations of processes that are gone. Their
+ * requests died with them, so nothing will ever finish or release them; tus and chunked ones stay
+ * (their client may resume on any node) until the sweep finds them abandoned, and a live node's
+ * are kept by its renewals.
+ */
+export async function dropDeadPlainReservations(ctx: AppContext): Promise<number> {
+  const rows = await ctx.db.selectFrom('upload_reservations').select('node_id').distinct().where('kind', '=', 'plain').execute();
+  const dead = [...(await deadNodes(ctx, rows.map((r) => r.node_id)))];
+  if (!dead.length) return 0;
+  const ids = dead.filter((id): id is string => id !== null);
+  const removed = await ctx.db
+    .deleteFrom('upload_reservations')
+    .where('kind', '=', 'plain')
+    .where((eb) => eb.or([...(ids.length ? [eb('node_id', 'in', ids)] : []), ...(dead.includes(null) ? [eb('node_id', 'is', null)] : [])]))
     .executeTakeFirst();
   return Number(removed.numDeletedRows ?? 0);
 }
