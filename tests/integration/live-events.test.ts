@@ -6,6 +6,7 @@ import { mkdir } from '../support/files.ts';
 import { seedContext } from '../support/seed.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { uploadTo } from '../support/shares.ts';
+import { seedMember, seedTeam } from '../support/teams.ts';
 import { createToken, uploadForm } from '../support/uploads.ts';
 
 const MAX_STREAMS = 3;
@@ -103,6 +104,71 @@ describe('GET /api/events', () => {
       { folder_ids: [null, folder], item_ids: [file] },
       { folder_ids: [null], item_ids: [file] },
     ]);
+  });
+
+  it('tells a team folder’s member of the team’s folders only: an item the owner moves out to a private folder names that folder to the owner alone', async () => {
+    const owner = await registerUser(server.url);
+    const member = await registerUser(server.url);
+    const team = await mkdir(owner.client, 'Team');
+    await seedMember(seed, await seedTeam(seed, owner.user.id, team), member.user.id, 'can_edit');
+    const inner = await mkdir(owner.client, 'Inner', team);
+    const privateFolder = await mkdir(owner.client, 'Private');
+    const ownerStream = await events(owner.client);
+    const memberStream = await events(member.client);
+    const up = await uploadForm(owner.client, 'hello', { parent_id: inner }, { fileName: 'a.txt' });
+    expect(up.status, up.text).toBe(201);
+    const file = up.body.data.id as string;
+    expect((await owner.client.post('/api/move', { to_id: privateFolder, items: [{ id: file, type: 'file' }] })).status).toBe(200);
+    const changes = (stream: OpenStream) => stream.events.filter((e) => e.event === 'items').map((e) => e.data);
+    await expect.poll(() => changes(ownerStream).length).toBe(2);
+    await expect.poll(() => changes(memberStream).length).toBe(2);
+    expect(changes(ownerStream)).toEqual([
+      { folder_ids: [inner], item_ids: [file] },
+      { folder_ids: expect.arrayContaining([inner, privateFolder]), item_ids: [file] },
+    ]);
+    expect(changes(memberStream)).toEqual([
+      { folder_ids: [inner], item_ids: [file] },
+      { folder_ids: [inner], item_ids: [file] },
+    ]);
+    // A change wholly outside the team folders reaches the owner alone: the member's next one is the team's.
+    const elsewhere = await mkdir(owner.client, 'Elsewhere', privateFolder);
+    const later = await mkdir(owner.client, 'Later', inner);
+    await expect.poll(() => changes(memberStream).length).toBe(3);
+    expect(changes(memberStream)[2]).toEqual({ folder_ids: [inner], item_ids: [later] });
+    await expect.poll(() => changes(ownerStream).length).toBe(4);
+    expect(changes(ownerStream)[2]).toEqual({ folder_ids: [privateFolder], item_ids: [elsewhere] });
+  });
+
+  it('closes a stream whose session signs out, and sends it no event from then on', async () => {
+    const { client, email, password } = await registerUser(server.url);
+    const stream = await events(client);
+    await mkdir(client, 'Before');
+    await expect.poll(() => stream.events.length).toBe(1);
+    // The same account goes on in another browser: its changes are no longer this stream's business.
+    const elsewhere = new Client(server.url);
+    expect((await elsewhere.post('/login', { email, password })).status).toBe(200);
+    expect((await client.request('/logout', { method: 'POST' })).status).toBe(204);
+    await mkdir(elsewhere, 'After');
+    await expect.poll(() => stream.ended).toBe(true);
+    expect(stream.events.map((e) => e.data.item_ids?.length)).toEqual([1]);
+  });
+
+  it('closes a token’s stream when the token is revoked, idle or not, and a stream of an account being deleted', async () => {
+    const { client } = await registerUser(server.url);
+    const created = await client.post('/api/user/tokens', { name: 'events' });
+    expect(created.status, created.text).toBe(201);
+    const stream = await events(new Client(server.url), { bearer: created.body.meta.token });
+    await expect.poll(() => stream.comments).toContain('heartbeat');
+    expect((await client.post(`/api/user/tokens/${created.body.data.id}`, { _method: 'delete' })).status).toBe(204);
+    // Nothing happens in the account: the next heartbeat's check closes it.
+    await expect.poll(() => stream.ended).toBe(true);
+    expect(stream.events).toEqual([]);
+
+    const doomed = await registerUser(server.url);
+    const open = await events(doomed.client);
+    await expect.poll(() => open.comments).toContain('heartbeat');
+    await seed.db.updateTable('users').set({ deletion_started_at: new Date().toISOString() }).where('id', '=', doomed.user.id).execute();
+    await expect.poll(() => open.ended).toBe(true);
   });
 
   it('resumes after Last-Event-ID (header or query) with what was stored meanwhile, re-read from the database', async () => {

@@ -30,7 +30,7 @@ describe('the live hub', () => {
   it("sends an item change to the owner's streams only, without duplicate ids, and closes them all on shutdown", async () => {
     const ctx = fakeContext();
     // No database here: the owner alone hears (audience.ts adds team members from the database).
-    const hub = hubFor(ctx, async (_ctx, ownerId) => [ownerId]);
+    const hub = hubFor(ctx, async (_ctx, ownerId, folderIds) => [{ userId: ownerId, folderIds }]);
     const owner = fakeStream('owner');
     const other = fakeStream('other');
     hub.add(owner.stream, 5);
@@ -47,7 +47,7 @@ describe('the live hub', () => {
     const asked: unknown[][] = [];
     const hub = hubFor(ctx, async (_ctx, ownerId, folderIds, everything) => {
       asked.push([ownerId, folderIds, everything]);
-      return [ownerId];
+      return [{ userId: ownerId, folderIds }];
     });
     const owner = fakeStream('owner');
     hub.add(owner.stream, 5);

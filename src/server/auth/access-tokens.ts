@@ -63,6 +63,13 @@ const tokenUser = compiledOnce((db, hash: string) => {
     .where('users.deletion_started_at', 'is', null);
 });
 
+/** Whether access token `token` still signs `userId` in (not revoked, the account not being deleted); it is not marked used. */
+export async function accessTokenHolds(ctx: AppContext, token: string, userId: string): Promise<boolean> {
+  if (!token.startsWith(PREFIX) || token.length > 100) return false;
+  const row = (await tokenUser(ctx.db, hashSecret(token))).rows[0];
+  return row?.id === userId;
+}
+
 export async function userForAccessToken(ctx: AppContext, token: string): Promise<User | null> {
   if (!token.startsWith(PREFIX) || token.length > 100) return null;
   const hash = hashSecret(token);

@@ -5,8 +5,8 @@ import { isSameOrigin, isUnsafe } from '../http/csrf.ts';
 import { AppError } from '../http/errors.ts';
 import { openShare, type OpenedShare } from '../sharing/service.ts';
 import { openActiveRequest, openUploadRequest, recordRequestItem, type OpenedRequest } from '../upload-requests/service.ts';
-import { userForAccessToken } from './access-tokens.ts';
-import { SESSION_COOKIE, validateSessionToken, type Session, type User } from './sessions.ts';
+import { accessTokenHolds, userForAccessToken } from './access-tokens.ts';
+import { SESSION_COOKIE, sessionHolds, validateSessionToken, type Session, type User } from './sessions.ts';
 
 /**
  * Who acts, for both planes (Astro's pages and endpoints, and the data plane's Node routes): one
@@ -174,6 +174,17 @@ export function csrfRefusal(ctx: AppContext, request: RequestView, method: AuthM
 export function requireCsrf(ctx: AppContext, request: RequestView, method: AuthMethod | null): void {
   const refusal = csrfRefusal(ctx, request, method);
   if (refusal) throw refusal;
+}
+
+/**
+ * Whether the credential a request was signed in with still holds: its session not signed out or
+ * expired, its access token not revoked. Asked again by a response that outlives its request (the
+ * event stream), without renewing the session or marking the token used.
+ */
+export async function credentialHolds(ctx: AppContext, principal: UserPrincipal, request: RequestView): Promise<boolean> {
+  if (principal.method === 'cookie') return !!principal.session && (await sessionHolds(ctx, principal.session.id, principal.user.id));
+  const bearer = request.header('authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  return !!bearer && (await accessTokenHolds(ctx, bearer, principal.user.id));
 }
 
 /** The signed-in user, or a refusal: 401 for a bad token or nobody, 403 for a cross-site write. */

@@ -70,6 +70,15 @@ export async function validateSessionToken(ctx: AppContext, token: string): Prom
   return { session, user, renewed };
 }
 
+/**
+ * Whether session `sessionId` of `userId` still signs its holder in, asked again by a response that
+ * outlives its request (the event stream): the same lookup as a request's, without renewing it.
+ */
+export async function sessionHolds(ctx: AppContext, sessionId: string, userId: string): Promise<boolean> {
+  const row = (await sessionWithUser(ctx.db, sessionId)).rows[0];
+  return !!row && row.id === userId && row.session_expires_at !== null && ctx.clock.now().getTime() < Date.parse(row.session_expires_at);
+}
+
 export async function invalidateSession(ctx: AppContext, sessionId: string): Promise<void> {
   await ctx.db.deleteFrom('sessions').where('id', '=', sessionId).execute();
 }

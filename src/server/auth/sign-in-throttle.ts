@@ -9,9 +9,10 @@ const MINUTE = 60_000;
 
 /**
  * Sign-in attempts back off per (account, IP) and per IP; the account as a whole has a higher
- * ceiling against guessing spread over many addresses, which a device cookie of that account
- * replaces with a budget of its own (devices.ts). So a stranger who knows an address can slow
- * their own guesses down, never the owner in a browser they signed in from before.
+ * ceiling against guessing spread over many addresses. A device cookie of that account (devices.ts)
+ * replaces all three with a budget of its own: only a browser the owner signed in from holds one,
+ * so a stranger who knows an address can slow their own guesses down, never the owner in a browser
+ * they signed in from before, not even from the same address (one NAT, a proxy not trusted).
  */
 export const SIGN_IN_LIMITS = {
   perAccountAndIp: { free: 5, baseMs: 30_000, maxMs: 15 * MINUTE, forgetMs: 60 * MINUTE },
@@ -37,19 +38,25 @@ export async function takeSignInAttempt(ctx: AppContext, email: string, ip: stri
     account: `signin:account:${account}`,
     device: deviceId ? `signin:device:${deviceId}` : null,
   };
-  const taken = await takeAttempt(ctx, [
-    { key: keys.ip, limit: SIGN_IN_LIMITS.perIp },
-    { key: keys.accountAndIp, limit: SIGN_IN_LIMITS.perAccountAndIp },
-    keys.device ? { key: keys.device, limit: SIGN_IN_LIMITS.perDevice } : { key: keys.account, limit: SIGN_IN_LIMITS.perAccount },
-  ]);
+  const taken = await takeAttempt(
+    ctx,
+    keys.device
+      ? [{ key: keys.device, limit: SIGN_IN_LIMITS.perDevice }]
+      : [
+          { key: keys.ip, limit: SIGN_IN_LIMITS.perIp },
+          { key: keys.accountAndIp, limit: SIGN_IN_LIMITS.perAccountAndIp },
+          { key: keys.account, limit: SIGN_IN_LIMITS.perAccount },
+        ],
+  );
   return { keys, taken };
 }
 
-/** The right password: this address and device start afresh; the shared keys get this attempt back. */
+/** The right password: this address (or device) starts afresh; the shared keys get this attempt back. */
 export async function signInSucceeded(ctx: AppContext, attempt: SignInAttempt): Promise<void> {
   const { keys } = attempt;
-  await forgetAttempts(ctx, [keys.accountAndIp, ...(keys.device ? [keys.device] : [])]);
-  await refundAttempt(ctx, [keys.ip, ...(keys.device ? [] : [keys.account])]);
+  if (keys.device) return forgetAttempts(ctx, [keys.device]);
+  await forgetAttempts(ctx, [keys.accountAndIp]);
+  await refundAttempt(ctx, [keys.ip, keys.account]);
 }
 
 /** A wrong password for an existing account that now backs off: mail the owner, once per window. */

@@ -66,8 +66,13 @@ function createHub(ctx: AppContext, audience: Audience): Hub {
       if (byUser.size === 0) return;
       const change = { folderIds: [...new Set(folderIds)], itemIds: [...new Set(itemIds)].slice(0, MAX_ITEM_IDS), ...(everything ? { everything } : {}) };
       audience(ctx, ownerId, change.folderIds, everything)
-        .then((userIds) => {
-          for (const userId of new Set(userIds)) for (const stream of byUser.get(userId) ?? []) stream.itemsChanged(change);
+        .then((recipients) => {
+          // Each hears of the folders it may see (audience.ts): a member, of those in its team folders.
+          for (const { userId, folderIds: seen } of recipients) {
+            const streams = byUser.get(userId);
+            if (!streams?.size || (userId !== ownerId && !seen.length && !everything)) continue;
+            for (const stream of streams) stream.itemsChanged({ ...change, folderIds: seen });
+          }
         })
         .catch(fail);
     },

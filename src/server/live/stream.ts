@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { requireSignedIn, viewOfNode } from '../auth/principal.ts';
+import { credentialHolds, requireSignedIn, viewOfNode } from '../auth/principal.ts';
 import { dataRoute } from '../http/data-route.ts';
 import { AppError } from '../http/errors.ts';
 import { presentNotification } from '../notifications/service.ts';
@@ -20,6 +20,10 @@ import { hubFor, type LiveStream } from './hub.ts';
  * gathered since, re-read from the notifications table (at most REPLAY_LIMIT); item changes are
  * not kept, so a client that was away refetches what it shows. At most EVENTS_MAX_STREAMS open
  * streams per user (per process); one more is refused with 429.
+ *
+ * A stream lives only as long as its sign-in: before events go out, and at each heartbeat, it asks
+ * whether its session or access token still holds (credentialHolds), and closes when it does not
+ * (a sign-out, a revoked token, an expired session, an account being deleted), on any node.
  */
 export const EVENTS_PATH = '/api/events';
 
@@ -49,8 +53,10 @@ export function resumePoint(req: IncomingMessage): { createdAt: string; id: stri
 export const handleEvents = dataRoute({
   methods: ['GET'],
   methodMessage: (method) => `The event stream is read with GET, not ${method}.`,
-  principal: async (ctx, req, pathname) => (await requireSignedIn(ctx, viewOfNode(req, pathname))).user,
-  async handle({ ctx, req, res, principal: user }) {
+  principal: (ctx, req, pathname) => requireSignedIn(ctx, viewOfNode(req, pathname)),
+  async handle({ ctx, req, res, principal }) {
+    const user = principal.user;
+    const view = viewOfNode(req);
     const resume = resumePoint(req);
     const hub = hubFor(ctx);
     const max = ctx.config.events.maxStreams;
@@ -69,23 +75,42 @@ export const handleEvents = dataRoute({
       res.write(chunk);
       if (res.writableLength > MAX_BUFFERED) stream.close();
     };
+    // Events wait for a check of the credential that began after they came (one check for all that
+    // came meanwhile): none is sent once the sign-in has ended. A check that fails closes too: the
+    // browser opens the stream again, signed in or not.
+    const stillSignedIn = () => credentialHolds(ctx, principal, view).catch(() => false);
+    const pending: string[] = [];
+    let sending = false;
+    const send = (chunk: string) => {
+      pending.push(chunk);
+      if (!sending) void flush();
+    };
+    const flush = async () => {
+      sending = true;
+      while (pending.length && !cleaned) {
+        const batch = pending.splice(0);
+        if (!(await stillSignedIn())) return stream.close();
+        for (const chunk of batch) write(chunk);
+      }
+      sending = false;
+    };
     const sendNotification = (row: NotificationRow) => {
       const cursor = cursorOf(row);
       if (sent.has(cursor)) return;
       sent.add(cursor);
-      write(`event: notification\nid: ${cursor}\ndata: ${JSON.stringify({ data: presentNotification(row) })}\n\n`);
+      send(`event: notification\nid: ${cursor}\ndata: ${JSON.stringify({ data: presentNotification(row) })}\n\n`);
     };
     const stream: LiveStream = {
       userId: user.id,
       notification: (row) => (replaying ? held.push(row) : sendNotification(row)),
       itemsChanged: ({ folderIds, itemIds, everything }) =>
-        write(`event: items\ndata: ${JSON.stringify({ folder_ids: folderIds, item_ids: itemIds, ...(everything ? { everything } : {}) })}\n\n`),
+        send(`event: items\ndata: ${JSON.stringify({ folder_ids: folderIds, item_ids: itemIds, ...(everything ? { everything } : {}) })}\n\n`),
       close: () => {
         if (!res.writableEnded) res.end();
         cleanup();
       },
     };
-    const heartbeat = setInterval(() => write(': heartbeat\n\n'), ctx.config.events.heartbeatMs);
+    const heartbeat = setInterval(() => send(': heartbeat\n\n'), ctx.config.events.heartbeatMs);
     heartbeat.unref();
     let cleaned = false;
     const cleanup = () => {
