@@ -16,7 +16,7 @@ import { compress, sha256, tarFolder } from './package/archive.ts';
 import { bundleApp, COMMANDS, NATIVE_PACKAGES } from './package/bundle.ts';
 import { copyNatives } from './package/natives.ts';
 import { buildEnvironment } from './package/reproducible.ts';
-import { type Arch, fetchTarget } from './package/target.ts';
+import { type Arch, fetchTarget, TargetUnavailable } from './package/target.ts';
 
 const ROOT = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 const { values } = parseArgs({ options: { 'skip-build': { type: 'boolean', default: false }, out: { type: 'string', default: 'release' }, arch: { type: 'string', default: 'all' } } });
@@ -43,14 +43,22 @@ await rm(APP, { recursive: true, force: true });
 step('bundling with esbuild');
 const { files: bundled } = await bundleApp(ROOT, APP);
 step(`${bundled} bundle files`);
-for (const arch of ARCHES) await buildExecutable(arch);
+for (const arch of ARCHES) {
+  try {
+    await buildExecutable(arch);
+  } catch (error) {
+    // `all`: this processor's executable is made whatever the registry holds for the other one.
+    if (!(error instanceof TargetUnavailable) || arch === here || values.arch !== 'all') throw error;
+    console.log(`package: linux-${arch} skipped: ${error.message}`);
+  }
+}
 await rm(APP, { recursive: true });
 
 async function buildExecutable(arch: Arch): Promise<void> {
   // Intermediate files (payload, blob) per processor; another processor's Node and native packages come from the npm registry.
   const work = path.join(OUT, `build-linux-${arch}`);
   const stage = path.join(work, 'stage');
-  const target = arch === here ? { modules: undefined, node: process.execPath } : await fetchTarget(ROOT, arch);
+  const target = arch === here ? { modules: undefined, node: process.execPath, blobMaker: null } : await fetchTarget(ROOT, arch);
   await rm(work, { recursive: true, force: true });
   await cp(APP, stage, { recursive: true });
   const natives = await copyNatives(ROOT, stage, NATIVE_PACKAGES, arch, target.modules);
@@ -79,7 +87,8 @@ async function buildExecutable(arch: Arch): Promise<void> {
     assets: { payload: 'payload.tar.gz', meta: 'meta.json' },
   };
   await writeFile(path.join(work, 'sea-config.json'), JSON.stringify(seaConfig, null, 2));
-  quietly(['--experimental-sea-config', 'sea-config.json'], work);
+  // The blob is read by the Node version that made it: the target's own release when it is not this one.
+  execFileSync(target.blobMaker ?? process.execPath, ['--experimental-sea-config', 'sea-config.json'], { cwd: work, stdio: 'pipe' });
 
   const exe = path.join(OUT, `cloud-drive-linux-${arch}`);
   await copyFile(target.node, exe);

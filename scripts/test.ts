@@ -57,7 +57,8 @@ interface FileTime {
 }
 
 const EXECUTABLE: Phase[] = [
-  { name: 'executable', command: ['node', 'scripts/package.ts', '--skip-build', '--arch', 'x64'] },
+  // The release command as the README gives it (npm run package): its own build, then both processors' executables.
+  { name: 'executable', command: ['node', 'scripts/package.ts'] },
   { name: 'smoke', command: ['bash', 'tests/package/smoke.sh'] },
 ];
 

@@ -92,6 +92,23 @@ describe('sign-in throttling cannot lock the owner out', () => {
     expect(warnings[0]!.text).toMatch(/wrong password/);
   });
 
+  it('lets the owner in with the device cookie from the very address the guesses come from (one NAT, or a proxy without TRUST_PROXY)', async () => {
+    const owner = await registerUser(env.server.url);
+    const shared = '192.0.2.77';
+    const neighbour = at(shared);
+    for (let i = 0; i < 8; i++) await neighbour.login(owner.email, `neighbour guess ${i}`);
+    expect((await neighbour.login(owner.email, owner.password)).status).toBe(429);
+    // The owner's browser behind the same address: its device cookie is its own budget.
+    const back = await at(shared, owner.client).login(owner.email, owner.password);
+    expect(back.status, back.text).toBe(200);
+    // Its wrong guesses are counted on that budget, so a stolen device cookie cannot guess on for ever.
+    const device = at(shared, owner.client);
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await device.login(owner.email, `typo ${i}`)).status);
+    expect(statuses.slice(0, 10).every((status) => status === 422)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+
   it('treats an unknown address the same (429 after five), and mails nobody', async () => {
     const email = uniqueEmail('ghost');
     const guesser = at('198.51.100.7');

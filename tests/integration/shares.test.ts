@@ -71,6 +71,11 @@ describe('share links: the owner’s calls', () => {
       { type: 'folder', permission: 'owner' },
       { type: 'folder', expiration: 5 },
       { type: 'folder', expiration: 'soon' },
+      // Only a number of hours (or its digits) is one: nothing is coerced into 1 hour.
+      { type: 'folder', expiration: true },
+      { type: 'folder', expiration: [1] },
+      { type: 'folder', expiration: { hours: 1 } },
+      { type: 'folder', expiration: '1e0' },
       { type: 'folder', emails: ['not an email'] },
       { type: 'folder', password: '' },
       { type: 'file' },
@@ -78,6 +83,7 @@ describe('share links: the owner’s calls', () => {
     ]) {
       const res = await client.post(`/api/share/${folder}`, body);
       expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.message, JSON.stringify(body)).toEqual(expect.any(String));
     }
     expect((await client.get('/api/browse/share')).body.data).toEqual([]);
   });

@@ -56,6 +56,15 @@ describe('WebDAV PROPPATCH (dead properties)', () => {
       expect((await me.dav('PROPPATCH', '/dav/q.txt', { body })).status, body).toBe(400);
     }
     expect((await me.dav('PROPPATCH', '/dav/nothing.txt', { body: update('<D:set><D:prop><Z:a>1</Z:a></D:prop></D:set>') })).status).toBe(404);
+    // A dead property nested thousands deep is refused before anything is stored; a hundred levels are kept.
+    const nest = (depth: number) => `${'<Z:n>'.repeat(depth)}${'</Z:n>'.repeat(depth)}`;
+    const deep = await me.dav('PROPPATCH', '/dav/q.txt', { body: update(`<D:set><D:prop><Z:deep>${nest(3000)}</Z:deep></D:prop></D:set>`) });
+    expect(deep.status, deep.text).toBe(400);
+    expect(deep.text).toContain('nests elements more than 100 deep');
+    expect(await env.seed.db.selectFrom('dav_properties').selectAll().execute().then((rows) => rows.filter((r) => r.name === 'deep'))).toEqual([]);
+    const fair = await me.dav('PROPPATCH', '/dav/q.txt', { body: update(`<D:set><D:prop><Z:fair>${nest(90)}</Z:fair></D:prop></D:set>`) });
+    expect(fair.status, fair.text).toBe(207);
+    expect(fair.text).toContain('HTTP/1.1 200 OK');
   });
 
   it('properties move with MOVE, are copied by COPY and kept by a replacing PUT', async () => {

@@ -58,7 +58,7 @@ const sha = (data: string | Buffer) => createHash('sha256').update(data).digest(
 const zipUrl = (items: [string, 'file' | 'folder'][]) => `/api/zip?items=${encodeURIComponent(items.map(([id, type]) => `${id}|${type}`).join(','))}`;
 
 describe('GET /api/zip', () => {
-  it('names the zip after the one item, the folder the items are in, or the first item and a count', async () => {
+  it('names the zip after the one item, the folder the items are in, or what it holds', async () => {
     const owner = await registerUser(env.server.url);
     const uid = owner.user.id;
     const trip = await seedFolder(env.seed, uid, 'Trip to Lisbon');
@@ -68,7 +68,13 @@ describe('GET /api/zip', () => {
     const name = async (items: [string, 'file' | 'folder'][]) => (await download(env.server.url, zipUrl(items), owner.client)).headers.get('content-disposition');
     expect(await name([[trip, 'folder']])).toBe('attachment; filename="Trip to Lisbon.zip"');
     expect(await name([[a.id, 'file'], [b.id, 'file']])).toBe('attachment; filename="Trip to Lisbon.zip"');
-    expect(await name([[loose.id, 'file'], [a.id, 'file'], [b.id, 'file']])).toBe('attachment; filename="budget +2.zip"');
+    expect(await name([[loose.id, 'file'], [a.id, 'file'], [b.id, 'file']])).toBe('attachment; filename="3 files.zip"');
+    // Items of the home folder, which has no name of its own to give.
+    const notes = await seedFile(env.seed, uid, { name: 'notes.txt' });
+    const drafts = await seedFolder(env.seed, uid, 'Drafts');
+    expect(await name([[loose.id, 'file'], [notes.id, 'file']])).toBe('attachment; filename="2 files.zip"');
+    expect(await name([[trip, 'folder'], [drafts, 'folder']])).toBe('attachment; filename="2 folders.zip"');
+    expect(await name([[drafts, 'folder'], [notes.id, 'file']])).toBe('attachment; filename="2 items.zip"');
   });
 
 
@@ -95,8 +101,8 @@ describe('GET /api/zip', () => {
     const res = await download(env.server.url, zipUrl([[project, 'folder'], [loose.id, 'file']]), owner.client);
     expect(res.status, res.body.toString().slice(0, 200)).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/zip');
-    // Items from home: the first one's name and how many more.
-    expect(res.headers.get('content-disposition')).toBe('attachment; filename="Project +1.zip"');
+    // Items from home, a folder and a file: what it holds.
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="2 items.zip"');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
 
     const entries = await readZip(res.body);

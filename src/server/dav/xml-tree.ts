@@ -1,5 +1,5 @@
 import { SaxesParser } from 'saxes';
-import { badRequest } from '../http/errors.ts';
+import { badRequest, isAppError } from '../http/errors.ts';
 
 const XMLNS = 'http://www.w3.org/2000/xmlns/';
 
@@ -23,14 +23,22 @@ export interface XmlElement {
 }
 
 /**
+ * How deep a request body's elements may nest. A dead property is stored and sent back as it came,
+ * by recursive code: thousands of levels would overflow the stack there. Real clients nest a few.
+ */
+export const MAX_XML_DEPTH = 100;
+
+/**
  * A small request body (LOCK, PROPPATCH; at most 1 MiB, bounded by the caller) as a tree.
- * Not well-formed XML, or XML breaking the namespace rules, is a 400 naming the method.
+ * Not well-formed XML, XML breaking the namespace rules, or elements nested deeper than
+ * MAX_XML_DEPTH, is a 400 naming the method.
  */
 export function parseXmlTree(body: string, what: string): XmlElement {
   const parser = new SaxesParser({ xmlns: true });
   const stack: XmlElement[] = [];
   let root: XmlElement | null = null;
   parser.on('opentag', (tag) => {
+    if (stack.length >= MAX_XML_DEPTH) throw badRequest(`The ${what} body nests elements more than ${MAX_XML_DEPTH} deep.`);
     const attributes = Object.values(tag.attributes)
       .filter((a) => a.uri !== XMLNS && a.prefix !== 'xmlns' && a.name !== 'xmlns')
       .map((a) => ({ ns: a.uri, local: a.local, value: a.value }));
@@ -45,6 +53,7 @@ export function parseXmlTree(body: string, what: string): XmlElement {
   try {
     parser.write(body).close();
   } catch (error) {
+    if (isAppError(error)) throw error;
     throw badRequest(`The ${what} body is not well-formed XML (${error instanceof Error ? error.message : String(error)}).`);
   }
   if (!root) throw badRequest(`The ${what} body has no root element.`);

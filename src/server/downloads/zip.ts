@@ -101,8 +101,8 @@ class EntryNames {
 type ZipItem = Pick<ItemRow, 'id' | 'type' | 'name' | 'mimetype' | 'size' | 'blob_key' | 'updated_at'>;
 
 /**
- * What a zip is called: the one item's name; items from one folder, that folder's; else the first
- * item's name and how many more (`Report +3.zip`).
+ * What a zip is called: the one item's name; items from one folder, that folder's; else what it
+ * holds (`2 files.zip`, `3 folders.zip`, `5 items.zip`), never one item's name for them all.
  */
 export async function zipName(ctx: AppContext, roots: Pick<ItemRow, 'name' | 'type' | 'parent_id'>[]): Promise<string> {
   const [first] = roots;
@@ -113,8 +113,9 @@ export async function zipName(ctx: AppContext, roots: Pick<ItemRow, 'name' | 'ty
     const folder = await ctx.db.selectFrom('items').select('name').where('id', '=', parent).executeTakeFirst();
     if (folder) return `${folder.name}.zip`;
   }
-  const stem = first.type === 'file' ? first.name.replace(/\.[^.]{1,10}$/, '') || first.name : first.name;
-  return `${stem} +${roots.length - 1}.zip`;
+  const kinds = new Set(roots.map((r) => r.type));
+  const noun = kinds.size > 1 ? 'items' : first.type === 'file' ? 'files' : 'folders';
+  return `${roots.length} ${noun}.zip`;
 }
 
 // `/api/zip/{share token}`: a share link's holder zips items inside the share.

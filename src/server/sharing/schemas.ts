@@ -9,9 +9,11 @@ export const EMAIL_ADDRESS = /^[^\s@\u0000-\u001f\u007f-\u009f]+@[^\s@\u0000-\u0
 /** SPEC §9: a link lives 1, 2, 6, 12, 24, 48 or 168 hours, or for ever (null). */
 export const EXPIRATION_HOURS = [1, 2, 6, 12, 24, 48, 168] as const;
 
-// null and '' come first: coercing them would make 0 hours, which no link lives.
+// A number of hours, as a JSON number or as the digits a form sends; null and '' for ever. Nothing
+// else is coerced: `true` or `[1]` would otherwise pass as 1 hour.
+const hours = z.union([z.number(), z.string().regex(/^\d{1,6}$/).transform(Number)], { error: 'The expiration must be a number of hours.' });
 const expiration = z
-  .union([z.null(), z.literal(''), z.coerce.number({ error: 'The expiration must be a number of hours.' })])
+  .union([z.null(), z.literal(''), hours], { error: 'The expiration must be a number of hours.' })
   .transform((v) => (v === '' || v === null ? null : v))
   .refine((v) => v === null || (EXPIRATION_HOURS as readonly number[]).includes(v), `The expiration must be one of ${EXPIRATION_HOURS.join(', ')} hours.`);
 

@@ -141,20 +141,30 @@ async function receiveRaw(ctx: AppContext, user: User, policy: UploadPolicy, req
 const MULTIPART_SLACK = 64 * 1024;
 
 async function receiveMultipart(ctx: AppContext, user: User, policy: UploadPolicy, req: IncomingMessage, binding: string): Promise<Outcome> {
-  // The body's length bounds the file's: refuse what cannot fit before reading it, and reserve
-  // what the file takes at least (the quota refusal comes from the reservation).
+  // The body's length bounds the file's: refuse what cannot fit before reading it, and reserve the
+  // whole body (the file and a few hundred bytes of form), so uploads sent at once are admitted as
+  // their sizes fit, each holding its own share; where only the file would fit, what it takes at
+  // least. The quota refusal comes from the reservation.
   const length = declaredLength(req);
   const atLeast = length !== null && length > MULTIPART_SLACK ? length - MULTIPART_SLACK : null;
   const limit = uploadLimit(policy);
   if (atLeast !== null && limit !== null && atLeast > limit) throw tooLarge(policy);
   let reserved = false;
-  try {
-    return await withPlainReservation(ctx, policy, user.id, atLeast, (reservationId) => {
+  const overQuota = (error: unknown) => !reserved && isAppError(error) && error.code === 'storage_limit_exceeded';
+  const underReservation = (bytes: number | null) =>
+    withPlainReservation(ctx, policy, user.id, bytes, (reservationId) => {
       reserved = true;
       return receiveMultipartBody(ctx, user, policy, req, reservationId, binding, null);
     });
+  try {
+    try {
+      return await underReservation(length);
+    } catch (error) {
+      if (!overQuota(error) || atLeast === null) throw error;
+      return await underReservation(atLeast);
+    }
   } catch (error) {
-    if (reserved || !isAppError(error) || error.code !== 'storage_limit_exceeded') throw error;
+    if (!overQuota(error)) throw error;
     // The body does not fit the quota. A chunk's refusal ends its whole upload (chunks.ts), so the
     // fields before the file part are read to learn which this is; a one-shot upload is refused there.
     return receiveMultipartBody(ctx, user, policy, req, null, binding, error);
