@@ -34,7 +34,7 @@ export interface PanelBox {
   top: number;
 }
 
-/** Panels fixed at the bottom of the screen (the upload queue, the cookie notice), by name: toasts stack above them. */
+/** Panels fixed at the bottom of the screen (the upload queue), by name: toasts stack above them. */
 export const $bottomPanels = atom<Record<string, PanelBox>>({});
 
 const panelRefs = new Map<string, (el: HTMLElement | null) => (() => void) | undefined>();

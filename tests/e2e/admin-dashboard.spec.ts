@@ -11,6 +11,9 @@ test('the admin dashboard shows the figures, the warnings, the newest accounts a
   const warnings = page.getByRole('list', { name: 'Warnings' });
   await expect(warnings).toContainText('Mail is only written to the log');
   await expect(warnings.getByRole('link', { name: 'Fix this' }).first()).toHaveAttribute('href', '/admin/settings/environment');
+  // Each default left is named on its own: the name (fixed in Appearance), and the address with what it is now.
+  await expect(warnings.getByRole('listitem').filter({ hasText: 'The app still has the default name.' }).getByRole('link', { name: 'Fix this' })).toHaveAttribute('href', '/admin/settings/appearance');
+  await expect(warnings.getByRole('listitem').filter({ hasText: `The public address is still ${process.env.E2E_BASE_URL} (APP_URL)` })).toBeVisible();
   const newest = page.getByRole('region', { name: 'Newest accounts' });
   await expect(newest.getByRole('link').first()).toHaveAttribute('href', /^\/admin\/user\/[0-9a-f-]{36}$/);
   const audit = page.getByRole('region', { name: 'Audit log' });

@@ -58,6 +58,8 @@ test('sign-in tab: a provider needs its secret, a saved secret is never shown an
   const google = page.getByRole('group', { name: 'Google' });
   await expect(page.getByRole('heading', { name: 'Social sign-in' })).toBeVisible();
   await expect(google.getByText('Not set')).toBeVisible();
+  // Each provider shows the redirect URI to register there.
+  for (const id of ['google', 'github', 'facebook']) await expect(page.getByTestId(`callback-${id}`)).toContainText(`${process.env.E2E_BASE_URL}/api/socialite/${id}/callback`);
 
   await google.getByRole('switch', { name: 'Google' }).check();
   await google.getByLabel('Client id').fill('1234-abc.apps.example');

@@ -165,6 +165,37 @@ test('turning the cookie notice off hides it in the app', async ({ page }) => {
   }
 });
 
+test('maintenance mode is switched on and off on the others tab: a visitor gets the maintenance page meanwhile', async ({ page, browser }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signInAdmin(page);
+  const visitor = await browser.newPage({ baseURL: process.env.E2E_BASE_URL });
+  try {
+    await page.goto('/admin/settings/others');
+    await expect(page.getByRole('heading', { name: 'Maintenance' })).toBeVisible();
+    await expect(page.getByLabel('Expected to last')).toHaveValue('60');
+    await page.getByLabel('Maintenance mode').check();
+    await page.getByLabel('Expected to last').fill('15');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByTestId('toast')).toContainText('Settings saved.');
+    await page.getByLabel('Maintenance mode').focus();
+    await shot(page, 'admin-settings-maintenance-on-desktop');
+    await expectNoSeriousA11yViolations(page, 'admin-settings-maintenance-on-desktop');
+    const answer = await visitor.goto('/sign-up');
+    expect(answer?.status()).toBe(503);
+    expect(answer?.headers()['retry-after']).toBe('900');
+    // The admin goes on working.
+    await page.reload();
+    await expect(page.getByLabel('Maintenance mode')).toBeChecked();
+    await page.getByLabel('Maintenance mode').uncheck();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByTestId('toast')).toContainText('Settings saved.');
+    expect((await visitor.goto('/sign-up'))?.status()).toBe(200);
+  } finally {
+    await visitor.close();
+    await putSettings(page, 'others', { maintenance_mode: false, maintenance_retry_after_seconds: 3600 });
+  }
+});
+
 test('the team folder limits are set on the others tab and kept', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await signInAdmin(page);

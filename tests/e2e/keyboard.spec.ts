@@ -4,6 +4,12 @@ import { e2eContext, seedFiles } from './seed.ts';
 
 const headers = () => ({ Origin: process.env.E2E_BASE_URL!, 'X-Requested-With': 'XMLHttpRequest' });
 
+// The counts below are a returning visitor's: a first visit's cookie notice adds its one button at
+// the top of the page until dismissed (tests/e2e/shell.spec.ts).
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('cookie_notice_dismissed', '1'));
+});
+
 async function apiFolder(page: Page, name: string, parentId: string | null = null): Promise<string> {
   const res = await page.request.post('/api/create-folder', { data: { name, parent_id: parentId }, headers: headers() });
   expect(res.status()).toBe(201);

@@ -77,7 +77,18 @@ test('changing the password shows field errors, then succeeds', async ({ page })
 test('an access token is shown once, works as a bearer token, and can be revoked', async ({ page, playwright }) => {
   await signUpAndOpen(page, '/user/settings/tokens');
   await expect(page.getByText('You have no access tokens yet.')).toBeVisible();
-  await page.getByLabel('Token name').fill('nightly backup');
+  // The field is empty (no placeholder that reads like a value) with a hint under it; an empty name is refused beside it.
+  const name = page.getByLabel('Token name');
+  await expect(name).toHaveValue('');
+  expect(await name.getAttribute('placeholder')).toBeNull();
+  await expect(name).toHaveAccessibleDescription(/Where it will be used/);
+  await page.getByRole('button', { name: 'Create token' }).click();
+  await expect(name).toHaveAttribute('aria-invalid', 'true');
+  await expect(name).toHaveAccessibleDescription(/The name field is required\./);
+  await expect(page.getByText('The name field is required.')).toBeVisible();
+  await shot(page, 'settings-tokens-empty-name-light-desktop');
+  await expectNoSeriousA11yViolations(page, 'settings-tokens-empty-name');
+  await name.fill('nightly backup');
   await page.getByRole('button', { name: 'Create token' }).click();
   const token = (await page.getByTestId('new-token').textContent())!.trim();
   expect(token).toMatch(/^cd_/);
@@ -92,4 +103,22 @@ test('an access token is shown once, works as a bearer token, and can be revoked
   await expect(page.getByText('You have no access tokens yet.')).toBeVisible();
   expect((await script.get('/api/user', { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(401);
   await script.dispose();
+});
+
+test('at an IP address the passkeys card says a passkey needs a host name, instead of failing', async ({ page }) => {
+  // The shared e2e server answers at 127.0.0.1 (tests/e2e/passkeys.spec.ts runs its own at localhost).
+  expect(new URL(process.env.E2E_BASE_URL!).hostname).toBe('127.0.0.1');
+  await signUpAndOpen(page, '/user/settings/password');
+  const card = page.getByTestId('passkeys-card');
+  const notice = card.getByText('Passkeys need the site to be opened at a host name');
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText('(127.0.0.1)');
+  await expect(card.getByRole('button', { name: 'Add a passkey' })).toHaveCount(0);
+  await shot(card, 'settings-passkeys-ip-address');
+  await expectNoSeriousA11yViolations(page, 'settings-passkeys-ip-address');
+  // The sign-in page offers no passkey button there.
+  await page.context().clearCookies();
+  await page.goto('/sign-in');
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toHaveCount(0);
 });

@@ -114,6 +114,9 @@ test('the cookie notice stays away once dismissed', async ({ page }) => {
   await signUpAndOpen(page);
   const notice = page.getByRole('region', { name: 'Cookie notice' });
   await expect(notice).toBeVisible();
+  // In the page's flow above the screen, never fixed over its buttons.
+  await expect(page.locator('main').getByRole('region', { name: 'Cookie notice' })).toBeVisible();
+  expect(await notice.evaluate((el) => getComputedStyle(el).position)).toBe('static');
   await notice.getByRole('button', { name: 'Got it' }).click();
   await expect(notice).toBeHidden();
   await page.reload();
@@ -272,7 +275,19 @@ test('on large screens the file area has one sidebar: the sections, then places,
   expect(await scroller.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
   const account = page.getByRole('region', { name: 'Account' });
   await expect(account.getByRole('button', { name: 'Log out' })).toBeInViewport();
+  // The storage usage stays pinned above the account block, in view and uncovered, however long the tree.
+  const meter = page.getByTestId('sidebar-storage');
+  await expect(meter.getByTestId('storage-meter-text')).toContainText(/ of .* used/);
+  const meterBox = (await meter.boundingBox())!;
+  expect(meterBox.y + meterBox.height).toBeLessThanOrEqual((await account.boundingBox())!.y + 1);
+  const uncovered = (el: Element) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return !!hit && el.contains(hit);
+  };
+  expect(await meter.evaluate(uncovered)).toBe(true);
   await sidebar.getByRole('treeitem', { name: 'Project 30' }).scrollIntoViewIfNeeded();
+  expect(await meter.evaluate(uncovered)).toBe(true);
   await expect(sidebar.getByRole('treeitem', { name: 'Project 30' })).toBeInViewport();
   const last = (await sidebar.getByRole('treeitem', { name: 'Project 30' }).boundingBox())!;
   expect(last.y + last.height).toBeLessThanOrEqual((await account.boundingBox())!.y);
@@ -303,7 +318,15 @@ test('on large screens the file area has one sidebar: the sections, then places,
   await page.goto('/platform/files');
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(sidebar).toBeHidden();
-  await expect(page.getByRole('navigation', { name: 'Places' }).getByRole('link', { name: 'Trash' })).toBeVisible();
+  const places = page.getByRole('navigation', { name: 'Places' });
+  await expect(places.getByRole('link', { name: 'Trash' })).toBeAttached();
+  // The tabs do not fit: the strip fades out where more of it is, and the fade follows the scroll.
+  await expect(places).toHaveAttribute('data-more', 'after');
+  await places.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+  await expect(places).toHaveAttribute('data-more', 'before');
+  await expect(places.getByRole('link', { name: 'Trash' })).toBeInViewport();
+  await places.evaluate((el) => el.scrollTo({ left: 0 }));
+  await expect(places).toHaveAttribute('data-more', 'after');
   for (const scheme of ['light', 'dark'] as const) {
     await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), scheme === 'dark');
     await shot(page, `sidebar-files-${scheme}-phone`);

@@ -43,7 +43,7 @@ test('the tokens page shows the WebDAV address to copy, and it answers with an a
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.reload();
   await expect(page.getByTestId('webdav-address')).toHaveText(address);
-  await expect(page.getByText('Laptop')).toBeVisible();
+  await expect(page.getByText('Laptop', { exact: true })).toBeVisible();
   await shot(page, 'webdav-settings-dark-desktop');
   await expectNoSeriousA11yViolations(page, 'webdav-settings-dark-desktop');
   await page.setViewportSize({ width: 390, height: 844 });

@@ -46,7 +46,7 @@ describe('admin dashboard', () => {
     expect(data.storage.disk_total).toBeGreaterThan(0);
     expect(data.newest[0]).toMatchObject({ name: 'Newcomer', id: user.id });
     // The test server sends mail to the log and runs on the default name and a loopback address.
-    expect(data.warnings).toEqual(expect.arrayContaining([{ code: 'mail_log' }, { code: 'defaults', fields: ['app_name', 'app_url'] }]));
+    expect(data.warnings).toEqual(expect.arrayContaining([{ code: 'mail_log' }, { code: 'defaults', fields: ['app_name', 'app_url'], app_url: server.url }]));
     expect(JSON.stringify(res.body)).not.toContain('password');
   });
 

@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import de from '../../messages/de.json' with { type: 'json' };
 import { getSettings } from '../../src/server/settings/service.ts';
+import { storedMailConfig } from '../../src/server/settings/mail.ts';
 import { Client, registerUser, uniqueEmail } from '../support/client.ts';
 import { withSeed } from '../support/seed.ts';
 import { freePort, startServer, type RunningServer } from '../support/server.ts';
@@ -248,10 +249,14 @@ describe('email', () => {
     // Without a password (or with an empty one), the saved one stays.
     expect((await put('email', { from_name: 'Acme Mailer' })).status).toBe(200);
     expect((await put('email', { username: 'mailer2', password: '' })).status).toBe(200);
+    // Stored sealed with the instance key, as every other secret; the mailer opens it.
     const stored = await withSeed(server, async (seed) => (await getSettings(seed)).mail);
-    expect(stored).toMatchObject({ password: SMTP.password, from_name: 'Acme Mailer', username: 'mailer2' });
+    expect(stored).toMatchObject({ from_name: 'Acme Mailer', username: 'mailer2' });
+    expect(JSON.stringify(stored)).not.toContain(SMTP.password);
+    expect(await withSeed(server, async (seed) => (await storedMailConfig(seed))?.password)).toBe(SMTP.password);
     expect((await put('email', { password: 'the next password' })).body.data.attributes.password_set).toBe(true);
-    expect((await withSeed(server, async (seed) => (await getSettings(seed)).mail))?.password).toBe('the next password');
+    expect(JSON.stringify(await withSeed(server, async (seed) => (await getSettings(seed)).mail))).not.toContain('the next password');
+    expect(await withSeed(server, async (seed) => (await storedMailConfig(seed))?.password)).toBe('the next password');
 
     const log = await admin.get('/api/admin/audit?target_type=setting&target_id=email');
     expect(log.text).not.toContain(SMTP.password);
@@ -332,6 +337,8 @@ describe('others', () => {
       team_invitation_expiry_days: 7,
       subscription_type: 'none',
       s3_presigned_downloads: true,
+      maintenance_mode: false,
+      maintenance_retry_after_seconds: 1800,
     };
     const res = await put('others', values);
     expect(res.status).toBe(200);
@@ -344,6 +351,19 @@ describe('others', () => {
     expect(await page('/sign-in', new Client(server.url), { 'Accept-Language': 'fr' })).toContain('<html lang="de"');
     await put('others', { locale: 'en', email_verification_required: false, cookie_notice: true });
     expect(await page('/sign-in', new Client(server.url), { 'Accept-Language': 'fr' })).toContain('<html lang="en"');
+  });
+
+  it('maintenance mode from the settings: visitors get 503 with the expected time, the admin goes on working', async () => {
+    try {
+      expect((await put('others', { maintenance_mode: true, maintenance_retry_after_seconds: 900 })).status).toBe(200);
+      const visitor = await new Client(server.url).request('/sign-up', { headers: { Accept: 'text/html' } });
+      expect(visitor.status).toBe(503);
+      expect(visitor.headers.get('retry-after')).toBe('900');
+      expect((await get('others')).status).toBe(200);
+    } finally {
+      await put('others', { maintenance_mode: false, maintenance_retry_after_seconds: 3600 });
+    }
+    expect((await new Client(server.url).request('/sign-up', { headers: { Accept: 'text/html' } })).status).toBe(200);
   });
 
   it('closing registration refuses sign-up at once, and opening it lets people in again', async () => {
@@ -376,6 +396,9 @@ describe('others', () => {
       [{ cookie_notice: null }, 'cookie_notice'],
       [{ locale: 'fr' }, 'locale'],
       [{ max_open_uploads: 5 }, 'max_open_uploads'],
+      [{ maintenance_mode: 'on' }, 'maintenance_mode'],
+      [{ maintenance_retry_after_seconds: 30 }, 'maintenance_retry_after_seconds'],
+      [{ maintenance_retry_after_seconds: '600' }, 'maintenance_retry_after_seconds'],
       [{ max_team_members: 0 }, 'max_team_members'],
       [{ max_team_members: '10' }, 'max_team_members'],
       [{ team_invitation_expiry_days: 0 }, 'team_invitation_expiry_days'],

@@ -213,6 +213,27 @@ describe('the bot check elsewhere', () => {
   });
 });
 
+describe('a bot-check secret the provider refuses', () => {
+  it('turns every guarded form away, and the admin dashboard says so until a good secret is saved', async () => {
+    const warning = async () => ((await admin.get('/api/admin/dashboard')).body.data.warnings as { code: string }[]).filter((w) => w.code === 'bot_check_secret');
+    expect(await warning()).toEqual([]);
+    const wrong = await admin.request('/api/admin/settings/sign-in', { method: 'PUT', json: { recaptcha: { secret: 'a mistyped secret' } } });
+    expect(wrong.status, wrong.text).toBe(200);
+    try {
+      const res = await new Client(server.url).post('/login', { email: MEMBER.email, password: MEMBER.password, recaptcha_token: fakeToken({ action: 'login', score: 0.9 }) });
+      expect(res.status).toBe(422);
+      expect(await warning()).toEqual([{ code: 'bot_check_secret', at: expect.any(String) }]);
+      expect(server.logs.some((line) => line.includes('the bot check refused the instance secret'))).toBe(true);
+    } finally {
+      const fixed = await admin.request('/api/admin/settings/sign-in', { method: 'PUT', json: { recaptcha: { secret: fake.secret } } });
+      expect(fixed.status, fixed.text).toBe(200);
+    }
+    expect(await warning()).toEqual([]);
+    const res = await new Client(server.url).post('/login', { email: MEMBER.email, password: MEMBER.password, recaptcha_token: fakeToken({ action: 'login', score: 0.9 }) });
+    expect(res.status, res.text).toBe(200);
+  });
+});
+
 // Last: switches the check off for the rest of the file.
 describe('with the bot check off', () => {
   beforeAll(async () => {

@@ -2,7 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getSettings } from '../../src/server/settings/service.ts';
+import { storedMailConfig } from '../../src/server/settings/mail.ts';
 import { Client } from '../support/client.ts';
+import { withSeed } from '../support/seed.ts';
 import { createPgDatabase, startServer, type RunningServer } from '../support/server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -124,6 +127,13 @@ describe('a fresh instance', () => {
     expect(testMail.status).toBe(200);
     expect(readFileSync(path.join(server.dataDir, 'mail', 'outbox.jsonl'), 'utf8')).toContain('me@example.test');
     expect((await step('test-mail', { ...ENVIRONMENT, test_email: 'nope' })).status).toBe(422);
+    // An SMTP password is kept only sealed with the instance key: never in the saved progress, never sent back.
+    const SMTP = { ...ENVIRONMENT, mail_driver: 'smtp', mail_host: 'smtp.example.test', mail_port: 587, mail_username: 'robot', mail_password: 'wizard mail secret', mail_encryption: 'tls' };
+    expect((await step('environment', SMTP)).status).toBe(200);
+    expect(readFileSync(path.join(server.dataDir, 'setup', 'progress.json'), 'utf8')).not.toContain('wizard mail secret');
+    expect(JSON.stringify(await state())).not.toContain('wizard mail secret');
+    // Saved again with the password field left empty (the form never gets it back), the sealed one stays.
+    expect((await step('environment', { ...SMTP, mail_password: '' })).status).toBe(200);
 
     expect((await step('app-setup', { ...APP, contact_email: 'bad email' })).status).toBe(422);
     expect((await step('app-setup', { ...APP, subscription_type: 'lifetime' })).status).toBe(422);
@@ -182,6 +192,13 @@ describe('a fresh instance', () => {
     expect(home.text).toContain('Acme Drive');
     expect(home.text).toMatch(/<img src="\/branding\/[0-9a-f]{32}\.png" alt="Acme Drive" height="32" width="160"/);
     expect(existsSync(path.join(server.dataDir, 'setup'))).toBe(false);
+    // The mail settings came from the wizard with the password sealed in the settings table.
+    await withSeed(server, async (seed) => {
+      const stored = (await getSettings(seed)).mail;
+      expect(stored).toMatchObject({ driver: 'smtp', host: 'smtp.example.test', username: 'robot' });
+      expect(JSON.stringify(stored)).not.toContain('wizard mail secret');
+      expect((await storedMailConfig(seed))?.password).toBe('wizard mail secret');
+    });
   });
 
   it('answers 404 for the wizard and its API for ever after installation', async () => {

@@ -41,6 +41,7 @@ export function AppShell({ children, wide = false, sidebar }: { children: ReactN
         <div className="flex min-w-0 flex-1 flex-col">
           <MobileBar />
           <main id="main" tabIndex={-1} className={`outline-none mx-auto w-full flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8 ${wide ? 'max-w-[1600px]' : 'max-w-5xl lg:px-10 lg:py-10'}`}>
+            <CookieNotice />
             {children}
           </main>
         </div>
@@ -50,7 +51,6 @@ export function AppShell({ children, wide = false, sidebar }: { children: ReactN
       <Toasts />
       <AlertPopup />
       <Spotlight />
-      <CookieNotice />
       <LogoutNotice />
     </>
   );

@@ -153,7 +153,7 @@ function SpotlightSearch() {
         />
         {loading && <span className="size-4 shrink-0 animate-spin rounded-full border-2 border-border border-t-brand" aria-hidden />}
         <Dialog.Close asChild>
-          <button type="button" className="-mr-1.5 shrink-0 rounded-md p-1.5 text-muted hover:bg-surface-2 hover:text-text sm:mr-0 sm:border sm:border-border sm:px-1.5 sm:py-0.5 sm:text-xs sm:font-medium" aria-label={t('spotlight.close')}>
+          <button type="button" className="-mr-1.5 shrink-0 rounded-md p-1.5 text-muted hover:bg-surface-2 hover:text-text sm:mr-0 sm:border sm:border-border sm:px-1.5 sm:py-0.5 sm:text-xs sm:font-medium" aria-label={t('spotlight.close')} aria-keyshortcuts="Escape">
             <X className="size-5 sm:hidden" aria-hidden />
             <span className="hidden sm:inline">Esc</span>
           </button>

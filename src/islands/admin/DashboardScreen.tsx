@@ -14,7 +14,8 @@ type Warning =
   | { code: 'mail_log' }
   | { code: 'disk_low'; free: number; total: number }
   | { code: 'job_failed'; job: string; error: string; at: string }
-  | { code: 'defaults'; fields: string[] };
+  | { code: 'defaults'; fields: string[]; app_url: string }
+  | { code: 'bot_check_secret'; at: string };
 
 interface Dashboard {
   users: number;
@@ -32,16 +33,24 @@ interface Dashboard {
   newest: { id: string; name: string; email: string; color: string; role: string; created_at: string; avatar: { xs: string; sm: string; md: string } | null }[];
 }
 
-function warningText(t: Translate, w: Warning): { text: string; href?: string } {
+function warningTexts(t: Translate, w: Warning): { text: string; href?: string }[] {
+  // Each default left says which it is: the name is changed in Appearance, the address only in the server's environment.
+  if (w.code === 'defaults') {
+    return w.fields.map((field) => (field === 'app_name' ? { text: t('admin.warning_default_name'), href: '/admin/settings/appearance' } : { text: t('admin.warning_default_address', { address: w.app_url }) }));
+  }
+  return [warningText(t, w)];
+}
+
+function warningText(t: Translate, w: Exclude<Warning, { code: 'defaults' }>): { text: string; href?: string } {
   switch (w.code) {
     case 'mail_log':
       return { text: t('admin.warning_mail_log'), href: '/admin/settings/environment' };
     case 'disk_low':
       return { text: t('admin.warning_disk_low', { free: formatSize(w.free), total: formatSize(w.total) }), href: '/admin/settings/server' };
+    case 'bot_check_secret':
+      return { text: t('admin.warning_bot_check_secret'), href: '/admin/settings/sign-in' };
     case 'job_failed':
       return { text: t('admin.warning_job_failed', { job: w.job, error: w.error }), href: '/admin/settings/server' };
-    case 'defaults':
-      return { text: t('admin.warning_defaults'), href: '/admin/settings/appearance' };
   }
 }
 
@@ -72,16 +81,15 @@ export default function DashboardScreen() {
         <div className="flex flex-col gap-6">
           {data.warnings.length > 0 && (
             <ul className="flex flex-col gap-2" aria-label={t('admin.warnings')}>
-              {data.warnings.map((w) => {
-                const { text, href } = warningText(t, w);
-                return (
-                  <li key={w.code === "job_failed" ? `job-${w.job}` : w.code} className="notice-warning flex items-start gap-2.5">
+              {data.warnings.flatMap((w) =>
+                warningTexts(t, w).map(({ text, href }, index) => (
+                  <li key={`${w.code === 'job_failed' ? `job-${w.job}` : w.code}-${index}`} className="notice-warning flex items-start gap-2.5">
                     <AlertTriangle size={18} aria-hidden className="mt-0.5 shrink-0" />
                     <span className="flex-1">{text}</span>
                     {href && <a href={href} className="shrink-0 font-semibold underline underline-offset-2">{t('admin.warning_fix')}</a>}
                   </li>
-                );
-              })}
+                )),
+              )}
             </ul>
           )}
           <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">

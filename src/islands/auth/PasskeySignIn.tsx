@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { api } from '../../stores/api.ts';
 import { $config } from '../../stores/config.ts';
 import { $translations, loadTranslations, useT } from '../../stores/i18n.ts';
-import { passkeyErrorMessage } from './passkey-errors.ts';
+import { hostCannotHavePasskeys, passkeyErrorMessage } from './passkey-errors.ts';
 
 type Mode = 'sign-in' | 'second-step';
 
@@ -68,6 +68,8 @@ export default function PasskeySignIn({ mode, divider = true }: { mode: Mode; di
 
   if (!translations || supported === null || !offered) return null;
   // Signing in has the password form; a browser without WebAuthn just does not see the button there.
+  // At an IP address a passkey cannot work: the sign-in page offers none (the second step says why).
+  if (hostCannotHavePasskeys(location.hostname)) return mode === 'second-step' ? <p className="mt-5 text-center text-sm text-muted">{t('passkeys.needs_host_name', { host: location.hostname })}</p> : null;
   if (!supported) return mode === 'second-step' ? <p className="mt-5 text-center text-sm text-muted">{t('passkeys.unsupported_sign_in')}</p> : null;
   return (
     <div className={divider ? 'mt-5' : 'mt-2.5'} data-testid="passkey-sign-in">

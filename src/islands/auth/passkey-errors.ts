@@ -12,3 +12,12 @@ export function passkeyErrorMessage(error: unknown, t: Translate): string {
   if (name === 'NotAllowedError' || name === 'AbortError' || code === 'ERROR_CEREMONY_ABORTED') return t('passkeys.cancelled');
   return t('passkeys.failed');
 }
+
+/**
+ * Passkeys are bound to a host name (the relying party id): a site reached at an IP address
+ * (`http://127.0.0.1:3000`, `http://[::1]:3000`) cannot have one, and browsers refuse the ceremony.
+ * The page says so rather than letting it fail.
+ */
+export function hostCannotHavePasskeys(hostname: string): boolean {
+  return /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith('[') || hostname.includes(':');
+}

@@ -115,7 +115,8 @@ export function NavigationPanel({ listing, sharedActive = false }: { listing: Li
         )}
       </section>
 
-      <div className="border-t border-border pt-4">
+      {/* Pinned to the bottom of the sidebar's scrolling part: however many folders there are, the usage stays in view. */}
+      <div className="sticky bottom-0 z-10 -mx-4 -mb-6 border-t border-border bg-surface px-4 pt-3 pb-3" data-testid="sidebar-storage">
         <StorageMeter layout="panel" />
       </div>
     </nav>

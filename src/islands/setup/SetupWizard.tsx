@@ -128,7 +128,7 @@ function Frame({ t, children }: { t: ReturnType<typeof useT>; children: React.Re
         </svg>
         <span className="text-lg font-bold tracking-tight">{t('setup.title')}</span>
       </header>
-      {children}
+      <main id="main">{children}</main>
     </div>
   );
 }

@@ -70,7 +70,7 @@ export function PurchaseCodeStep({ state, onSaved, onBack }: StepProps) {
   const submit = () => void form.save('purchase-code', form.values).then((s) => s && onSaved(s));
   return (
     <StepForm onSubmit={submit} onBack={onBack} busy={form.busy} message={form.message}>
-      <div className="mb-5 max-h-56 overflow-y-auto whitespace-pre-line rounded-control border border-border bg-surface-2 p-4 text-sm text-muted" role="region" tabIndex={0} aria-label={t('setup.licence')}>
+      <div className="mb-5 max-h-56 overflow-y-auto whitespace-pre-line rounded-control border border-border bg-surface-2 p-4 text-sm text-muted" role="region" tabIndex={0} aria-label={t('setup.licence_text')}>
         {LICENCE}
       </div>
       <Checkbox label={t('setup.accept_licence')} checked={form.values.accept_license} onChange={(v) => form.set('accept_license', v)} error={form.error('accept_license')} />

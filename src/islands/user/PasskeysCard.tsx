@@ -8,7 +8,7 @@ import { api, ApiError } from '../../stores/api.ts';
 import { formatDate, formatDateTime } from '../../stores/dates.ts';
 import { useT, type Translate } from '../../stores/i18n.ts';
 import { toast } from '../../stores/ui.ts';
-import { passkeyErrorMessage } from '../auth/passkey-errors.ts';
+import { hostCannotHavePasskeys, passkeyErrorMessage } from '../auth/passkey-errors.ts';
 
 interface Passkey {
   id: string;
@@ -142,7 +142,11 @@ export function PasskeysCard() {
       )}
 
       <div className="border-t border-border p-6">
-        {supported ? (
+        {hostCannotHavePasskeys(location.hostname) ? (
+          <p className="notice-warning" role="status">
+            {t('passkeys.needs_host_name', { host: location.hostname })}
+          </p>
+        ) : supported ? (
           <form className="flex flex-wrap items-start gap-3" onSubmit={(e) => void add(e)} noValidate>
             <div className="min-w-[200px] flex-1 [&>div]:mb-0">
               <FormField label={t('passkeys.name')} name="name" maxLength={MAX_NAME} placeholder={t('passkeys.name_placeholder')} error={error || undefined} autoComplete="off" onChange={() => setError('')} />

@@ -64,7 +64,7 @@ export default function TokensScreen() {
       <div className="flex flex-col gap-6">
         <form className="card flex flex-wrap items-start gap-3 p-6" onSubmit={(e) => void create(e)} noValidate>
           <div className="min-w-[220px] flex-1 [&>div]:mb-0">
-            <FormField label={t('tokens.name')} name="name" maxLength={80} error={error || undefined} placeholder="backup-script" />
+            <FormField label={t('tokens.name')} name="name" maxLength={80} error={error || undefined} hint={t('tokens.name_hint')} />
           </div>
           <button type="submit" className="btn-primary sm:mt-[26px]" disabled={busy}>
             {t('tokens.create')}

@@ -5,7 +5,8 @@ export type DashboardWarning =
   | { code: 'mail_log' }
   | { code: 'disk_low'; free: number; total: number }
   | { code: 'job_failed'; job: string; error: string; at: string }
-  | { code: 'defaults'; fields: string[] };
+  | { code: 'defaults'; fields: string[]; app_url: string }
+  | { code: 'bot_check_secret'; at: string };
 
 /** What the service gathered for the dashboard; the presenter only shapes it. */
 export interface DashboardFigures {

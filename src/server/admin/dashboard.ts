@@ -61,7 +61,8 @@ function warningsFor(ctx: AppContext, settings: Settings, mailDriver: string, di
     settings.app_name === SETTING_DEFAULTS.app_name ? 'app_name' : null,
     ctx.config.appUrl.hostname === 'localhost' || ctx.config.appUrl.hostname === '127.0.0.1' ? 'app_url' : null,
   ].filter((f): f is string => f !== null);
-  if (defaults.length) warnings.push({ code: 'defaults', fields: defaults });
+  if (defaults.length) warnings.push({ code: 'defaults', fields: defaults, app_url: ctx.config.appUrl.origin });
+  if (settings.allowed_recaptcha && settings.recaptcha_secret_refused_at) warnings.push({ code: 'bot_check_secret', at: settings.recaptcha_secret_refused_at });
   return warnings;
 }
 

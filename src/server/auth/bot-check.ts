@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { AppError, validationError } from '../http/errors.ts';
 import { readSecretSetting } from '../settings/secrets.ts';
-import { getSettings, type Settings } from '../settings/service.ts';
+import { getSettings, putSetting, type Settings } from '../settings/service.ts';
 
 /**
  * The score-based bot check (reCAPTCHA v3 style): the page executes a named action with the site
@@ -44,7 +44,9 @@ const Answer = z.object({
   action: z.string().optional(),
   challenge_ts: z.string().optional(),
   hostname: z.string().optional(),
+  'error-codes': z.array(z.string()).optional(),
 });
+
 
 /**
  * Refuses the request (422 on `recaptcha_token`) unless the check is off or the provider vouches
@@ -56,6 +58,15 @@ export async function requireBotCheck(ctx: AppContext, token: string | undefined
   if (!botCheckSiteKey(settings)) return;
   if (!token) throw refused();
   const answer = await askProvider(ctx, settings, token, ip);
+  // The provider refusing the instance's own secret refuses every guarded form, whatever the
+  // visitor does: the admin dashboard says so until the provider accepts it again.
+  const codes = answer['error-codes'] ?? [];
+  if (codes.includes('invalid-input-secret') || codes.includes('missing-input-secret')) {
+    ctx.logger.error({ codes }, 'the bot check refused the instance secret: every guarded form is refused until it is fixed');
+    if (!settings.recaptcha_secret_refused_at) await putSetting(ctx, 'recaptcha_secret_refused_at', ctx.clock.now().toISOString());
+  } else if (settings.recaptcha_secret_refused_at) {
+    await putSetting(ctx, 'recaptcha_secret_refused_at', null);
+  }
   if (!answer.success || answer.action !== expectedAction) throw refused();
   const issued = answer.challenge_ts ? Date.parse(answer.challenge_ts) : Number.NaN;
   const age = ctx.clock.now().getTime() - issued;

@@ -90,6 +90,8 @@ export const SETTING_DEFAULTS = {
   recaptcha_secret: '',
   recaptcha_verify_url: 'https://www.google.com/recaptcha/api/siteverify',
   recaptcha_min_score: 0.5,
+  /** When the bot check's provider last refused the instance's secret (every guarded form refused then); null once it accepts it again. */
+  recaptcha_secret_refused_at: null as string | null,
   /** Outgoing mail limits (src/server/mail/outgoing.ts): addresses per share or request call, mails a user may send an hour, all users together. */
   mail_max_recipients: 5,
   mail_per_user_per_hour: 50,

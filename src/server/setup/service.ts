@@ -4,7 +4,7 @@ import { createSession, type Session, type User } from '../auth/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, notFound, validationError } from '../http/errors.ts';
 import { mailerFor } from '../mail/mailer.ts';
-import { toMailConfig } from '../settings/mail.ts';
+import { sealMailPassword, toMailConfig } from '../settings/mail.ts';
 import { storeLogo } from '../site/branding.ts';
 import { putSettings, type MailSettings, type Settings } from '../settings/service.ts';
 import type { S3Settings } from '../blobs/s3-store.ts';
@@ -56,15 +56,28 @@ export async function saveDatabase(ctx: AppContext, input: z.infer<typeof Databa
 
 export async function saveEnvironment(ctx: AppContext, input: z.infer<typeof EnvironmentInput>): Promise<void> {
   const progress = await requireReached(ctx, 'environment');
+  // The mail password is kept only sealed too (never sent back to the form): left empty, the one saved before stays.
+  const password = await mailPassword(ctx, input, progress);
+  const mail = { mail_password: '', mail_password_sealed: password ? await sealSecret(ctx, SEALED_MAIL_PASSWORD, password) : '' };
   if (input.storage_driver !== 's3') {
-    await saveStep(ctx.config.dataDir, 'environment', { ...input, s3_secret_access_key: '' });
+    await saveStep(ctx.config.dataDir, 'environment', { ...input, s3_secret_access_key: '', ...mail });
     return;
   }
   // The bucket is checked before it is kept; its secret is kept only sealed (never sent back to the form).
   const secret = await s3Secret(ctx, input, progress);
   await probeS3Storage(s3SettingsOf(input, secret));
   const sealed = secret ? await sealSecret(ctx, SEALED_S3_SECRET, secret) : '';
-  await saveStep(ctx.config.dataDir, 'environment', { ...input, s3_secret_access_key: '', s3_secret_sealed: sealed });
+  await saveStep(ctx.config.dataDir, 'environment', { ...input, s3_secret_access_key: '', s3_secret_sealed: sealed, ...mail });
+}
+
+const SEALED_MAIL_PASSWORD = 'setup:mail_password';
+
+/** The mail password of the form, or (left empty, for the same server and user) the one saved with the step before. */
+async function mailPassword(ctx: AppContext, input: z.infer<typeof EnvironmentInput>, progress: SetupProgress): Promise<string> {
+  if (input.mail_password !== '' || input.mail_driver !== 'smtp') return input.mail_driver === 'smtp' ? input.mail_password : '';
+  const saved = progress.values.environment as { mail_host?: string; mail_username?: string; mail_password_sealed?: string } | undefined;
+  if (!saved?.mail_password_sealed || saved.mail_host !== input.mail_host || saved.mail_username !== input.mail_username) return '';
+  return (await openSecret(ctx, SEALED_MAIL_PASSWORD, saved.mail_password_sealed)) ?? '';
 }
 
 const SEALED_S3_SECRET = 'setup:s3_secret_access_key';
@@ -102,8 +115,8 @@ export async function checkStorage(ctx: AppContext, input: z.infer<typeof Enviro
 
 /** Sends a test email with the mail settings on the environment step's form; a refusal names the reason. */
 export async function sendTestMail(ctx: AppContext, env: z.infer<typeof EnvironmentInput>, input: z.infer<typeof TestMailInput>): Promise<void> {
-  await requireReached(ctx, 'environment');
-  const mailer = await mailerFor(toMailConfig(mailSettings(env)), ctx.config.dataDir, ctx.logger);
+  const progress = await requireReached(ctx, 'environment');
+  const mailer = await mailerFor(toMailConfig({ ...mailSettings(env), password: await mailPassword(ctx, env, progress) }), ctx.config.dataDir, ctx.logger);
   try {
     await mailer.send({ to: input.test_email, subject: 'Test email from the setup wizard', text: 'Your mail settings work: this message came through them.' });
   } catch (error) {
@@ -133,7 +146,11 @@ export async function finishInstallation(ctx: AppContext, input: z.infer<typeof 
   const run = (async () => {
     if ((await installationState(ctx)) === 'installation-done') throw notFound();
     const progress = await requireReached(ctx, 'admin-setup');
-    await putSettings(ctx, settingsFromProgress(progress));
+    const settings = settingsFromProgress(progress);
+    // The mail password goes from the wizard's seal to the setting's (settings/mail.ts).
+    const sealedMail = (progress.values.environment as { mail_password_sealed?: string } | undefined)?.mail_password_sealed;
+    if (settings.mail) settings.mail = { ...settings.mail, password: await sealMailPassword(ctx, sealedMail ? ((await openSecret(ctx, SEALED_MAIL_PASSWORD, sealedMail)) ?? '') : '') };
+    await putSettings(ctx, settings);
     await storeS3Secret(ctx, progress);
     const user = await createUser(ctx, { name: input.name, email: input.email, password: input.password, role: 'admin', verified: true });
     await markInstalled(ctx.db);

@@ -36,6 +36,7 @@ export function SearchBox({ label, value, onChange, onSubmit }: { label: string;
   return (
     <form
       role="search"
+      aria-label={label}
       className="flex w-full items-center gap-2 sm:w-auto"
       onSubmit={(e) => {
         e.preventDefault();

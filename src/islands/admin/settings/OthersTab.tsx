@@ -10,7 +10,7 @@ const GB = 1024 ** 3;
 const MB = 1024 ** 2;
 
 /** Fields typed in a unit and stored in bytes (or days): the unit's size in the stored number. */
-const SIZED = { default_storage_limit_bytes: GB, upload_limit_bytes: MB, chunk_size_bytes: MB, trash_retention_days: 1, max_team_members: 1, team_invitation_expiry_days: 1 } as const;
+const SIZED = { default_storage_limit_bytes: GB, upload_limit_bytes: MB, chunk_size_bytes: MB, trash_retention_days: 1, max_team_members: 1, team_invitation_expiry_days: 1, maintenance_retry_after_seconds: 60 } as const;
 type Sized = keyof typeof SIZED;
 
 /** What was typed, in stored units; what is not a number goes as null, for the server to refuse. */
@@ -21,7 +21,7 @@ function toStored(text: string, unit: number): number | null {
 const toText = (stored: number, unit: number) => String(Math.round((stored / unit) * 1000) / 1000);
 const blacklistText = (entries: string[]) => entries.join('\n');
 
-/** The "others" tab: storage and upload limits, blocked types, trash, sign-up, language, cookie notice. */
+/** The "others" tab: storage and upload limits, blocked types, trash, sign-up, language, cookie notice, maintenance mode. */
 export default function OthersTab() {
   const t = useT();
   const form = useSettingsGroup<OtherSettings>('others');
@@ -102,6 +102,11 @@ export default function OthersTab() {
               <SelectField label={t('admin_settings.default_language')} hint={t('admin_settings.default_language_hint')} value={v.locale} onChange={(locale) => form.set('locale', locale)} options={meta.locales.map((l) => ({ value: l.code, label: l.name }))} error={form.error('locale')} />
             </div>
             <CheckboxField label={t('admin_settings.cookie_notice')} hint={t('admin_settings.cookie_notice_hint')} checked={v.cookie_notice} onChange={(c) => form.set('cookie_notice', c)} error={form.error('cookie_notice')} />
+          </Section>
+
+          <Section title={t('admin_settings.maintenance')} description={t('admin_settings.maintenance_text')}>
+            <CheckboxField label={t('admin_settings.maintenance_mode')} hint={t('admin_settings.maintenance_mode_hint')} checked={v.maintenance_mode} onChange={(c) => form.set('maintenance_mode', c)} error={form.error('maintenance_mode')} />
+            <div className="sm:max-w-xs">{sized('maintenance_retry_after_seconds', t('admin_settings.maintenance_retry'), t('admin_settings.minutes'), t('admin_settings.maintenance_retry_hint'), { min: 1, step: 1 })}</div>
           </Section>
         </>
       )}

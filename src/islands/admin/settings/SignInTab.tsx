@@ -78,6 +78,10 @@ export default function SignInTab() {
         {PROVIDERS.map(({ id, name }) => (
           <div key={id} role="group" aria-label={name} className="mt-5 border-t border-border pt-5">
             <SwitchField label={name} hint={t('admin_settings.signin_provider_hint', { provider: name })} checked={draft.social[id].enabled} onChange={(enabled) => setProvider(id, { enabled })} />
+            {/* What to paste at the provider as its redirect (callback) URI. */}
+            <p className="mt-3 text-sm text-muted" data-testid={`callback-${id}`}>
+              {t('oidc.redirect_url')}: <code className="rounded-md bg-surface-2 px-1.5 py-0.5 text-xs break-all text-text">{`${window.location.origin}/api/socialite/${id}/callback`}</code>
+            </p>
             <div className="mt-4 grid gap-x-4 sm:grid-cols-2">
               <FormField
                 label={t('admin_settings.signin_client_id')}

@@ -177,12 +177,20 @@ function UserTable({ rows, dimmed }: { rows: AdminUser[]; dimmed: boolean }) {
       </thead>
       <tbody className="divide-y divide-border">
         {rows.map((u) => (
-          <tr key={u.id} className="hover:bg-surface-2/50">
+          // The whole row opens the user, as its name's link does (the link stays the keyboard's and screen readers' way in).
+          <tr
+            key={u.id}
+            className="cursor-pointer hover:bg-surface-2/50"
+            onClick={(event) => {
+              if ((event.target as HTMLElement).closest('a, button') || window.getSelection()?.toString()) return;
+              event.currentTarget.querySelector<HTMLAnchorElement>('a[data-user-link]')?.click();
+            }}
+          >
             <td className="w-full max-w-0 px-4 py-3 sm:px-6">
               <div className="flex min-w-0 items-center gap-3">
                 <Avatar size={36} name={u.attributes.name} email={u.attributes.email} color={u.attributes.color} avatar={u.attributes.avatar} />
                 <div className="min-w-0 flex-1">
-                  <a href={`/admin/user/${u.id}`} className="block truncate font-semibold text-text hover:text-brand hover:underline">
+                  <a href={`/admin/user/${u.id}`} data-user-link className="block truncate font-semibold text-text hover:text-brand hover:underline">
                     {u.attributes.name}
                   </a>
                   <p className="truncate text-muted">{u.attributes.email}</p>

@@ -6,7 +6,7 @@ import { AppError, validationError } from '../../http/errors.ts';
 import { takeHourly } from '../../http/budget.ts';
 import { validate } from '../../http/validate.ts';
 import { mailerFor, type MailConfig } from '../../mail/mailer.ts';
-import { toMailConfig } from '../../settings/mail.ts';
+import { openMailPassword, sealMailPassword, toMailConfig } from '../../settings/mail.ts';
 import { getSettings, type MailSettings, type Settings } from '../../settings/service.ts';
 import { MAIL_DRIVERS, MAIL_ENCRYPTIONS } from '../../setup/schemas.ts';
 import { requireAdmin } from '../guard.ts';
@@ -53,7 +53,7 @@ function fromEnvironment(mail: MailConfig): MailSettings {
   return { driver: mail.driver, host: mail.host, port: mail.port, username: mail.username, password: mail.password, encryption: mail.encryption, from_address: mail.from.address, from_name: mail.from.name };
 }
 
-/** The mail settings in effect: the stored ones, else the environment's. */
+/** The mail settings in effect: the stored ones (the password still sealed), else the environment's. */
 function current(ctx: AppContext, s: Settings): MailSettings {
   return s.mail ?? fromEnvironment(ctx.config.mail);
 }
@@ -68,11 +68,12 @@ function present(ctx: AppContext, s: Settings) {
 
 export type EmailSettings = ReturnType<typeof present>;
 
-/** The stored (or environment) settings with the update's fields over them, checked as a whole. */
-function merge(ctx: AppContext, s: Settings, fields: Body): MailSettings {
+/** The stored (or environment) settings with the update's fields over them, checked as a whole; the password in plain text. */
+async function merge(ctx: AppContext, s: Settings, fields: Body): Promise<MailSettings> {
   const input = parseGroupUpdate(FIELDS, fields);
   const base = current(ctx, s);
-  const merged: MailSettings = { ...base, ...input, password: input.password ? input.password : base.password } as MailSettings;
+  const password = input.password ? input.password : await openMailPassword(ctx, base.password);
+  const merged: MailSettings = { ...base, ...input, password } as MailSettings;
   validate(COMPLETE, merged);
   return merged;
 }
@@ -85,9 +86,9 @@ export async function getEmailSettings(ctx: AppContext, user: User): Promise<Ema
 export async function updateEmailSettings(ctx: AppContext, user: User, body: Body): Promise<EmailSettings> {
   requireAdmin(user);
   const s = await getSettings(ctx);
-  const mail = merge(ctx, s, body);
+  const mail = await merge(ctx, s, body);
   // Saving while the environment's settings are in effect stores them: from then on this form is what counts.
-  await applySettings(ctx, user, 'email', s, { mail });
+  await applySettings(ctx, user, 'email', s, { mail: { ...mail, password: await sealMailPassword(ctx, mail.password) } });
   return present(ctx, await getSettings(ctx));
 }
 
@@ -101,7 +102,7 @@ export async function sendTestMail(ctx: AppContext, user: User, body: Body): Pro
   const { test_email: to, ...fields } = body;
   const { test_email } = validate(TEST_MAIL, { test_email: to });
   const settings = await getSettings(ctx);
-  const mail = merge(ctx, settings, fields);
+  const mail = await merge(ctx, settings, fields);
   const budget = await takeHourly(ctx, `mail:user:${user.id}`, 1, settings.mail_per_user_per_hour);
   if (!budget.ok) throw new AppError(429, `You can send at most ${settings.mail_per_user_per_hour} emails an hour.`, { code: 'mail_limit_exceeded', headers: { 'Retry-After': String(budget.retryAfter) } });
   const mailer = await mailerFor(toMailConfig(mail), ctx.config.dataDir, ctx.logger);

@@ -48,6 +48,9 @@ const FIELDS = {
   subscription_type: subscriptionTypeField,
   /** On S3 storage: downloads redirect to a short-lived presigned URL of the bucket (downloads/file.ts). */
   s3_presigned_downloads: flag('presigned downloads switch'),
+  /** Every route but the admin's answers 503 with Retry-After (site/maintenance.ts). */
+  maintenance_mode: flag('maintenance switch'),
+  maintenance_retry_after_seconds: wholeNumber('expected maintenance time', 60, 7 * 24 * 3600, ' seconds'),
 };
 
 function present(ctx: AppContext, s: Settings, languages: Language[]) {
@@ -69,6 +72,8 @@ function present(ctx: AppContext, s: Settings, languages: Language[]) {
         team_invitation_expiry_days: s.team_invitation_expiry_days,
         subscription_type: s.subscription_type,
         s3_presigned_downloads: s.s3_presigned_downloads,
+        maintenance_mode: s.maintenance_mode,
+        maintenance_retry_after_seconds: s.maintenance_retry_after_seconds,
       },
     },
     meta: { locales: languages.map((l) => ({ code: l.code, name: l.name })), chunk_min_bytes: CHUNK_MIN_BYTES, chunk_max_bytes: CHUNK_MAX_BYTES, storage_driver: ctx.config.storage.driver },
@@ -82,7 +87,7 @@ export async function getOtherSettings(ctx: AppContext, user: User): Promise<Oth
   return present(ctx, await getSettings(ctx), await listLanguages(ctx.db));
 }
 
-/** Storage and upload limits, blocked types, trash retention, sign-up, default language, cookie notice. */
+/** Storage and upload limits, blocked types, trash retention, sign-up, default language, cookie notice, maintenance mode. */
 export async function updateOtherSettings(ctx: AppContext, user: User, body: Body): Promise<OtherSettings> {
   requireAdmin(user);
   const input = parseGroupUpdate(FIELDS, body);

@@ -103,6 +103,8 @@ export async function putSignInSettings(ctx: AppContext, user: User, body: unkno
       allowed_recaptcha: after.recaptcha.enabled,
       recaptcha_client_id: after.recaptcha.site_key,
       recaptcha_min_score: after.recaptcha.min_score,
+      // A new secret is judged afresh by the next check (auth/bot-check.ts).
+      ...(r?.secret !== undefined ? { recaptcha_secret_refused_at: null } : {}),
     });
     await writeSecretSettings(ctx, trx, secrets, TAB_SECRETS);
 
