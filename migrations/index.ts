@@ -30,6 +30,7 @@ import * as thumbnailAttempts from './20261204100000_thumbnail_attempts.ts';
 import * as davLocks from './20261205100000_dav_locks.ts';
 import * as uploadNodes from './20261206100000_upload_nodes.ts';
 import * as blobDeletions from './20261206110000_blob_deletions.ts';
+import * as rateLimitExpiry from './20261206120000_rate_limit_expiry.ts';
 
 /**
  * Every migration, imported statically: a folder scan at run time breaks once Vite bundles the
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '20261205100000_dav_locks': davLocks,
   '20261206100000_upload_nodes': uploadNodes,
   '20261206110000_blob_deletions': blobDeletions,
+  '20261206120000_rate_limit_expiry': rateLimitExpiry,
 };

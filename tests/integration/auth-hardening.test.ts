@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { putSetting } from '../../src/server/settings/service.ts';
 import { Client, registerUser, uniqueEmail } from '../support/client.ts';
 import { mkdir } from '../support/files.ts';
-import { useSeededServer } from '../support/seed.ts';
+import { useSeededServer, withSeed } from '../support/seed.ts';
+import { startServer } from '../support/server.ts';
 import { tusMetadata } from '../support/uploads.ts';
 
 const env = useSeededServer();
@@ -132,6 +133,20 @@ describe('sign-in throttling cannot lock the owner out', () => {
     const { email, password } = await registerUser(env.server.url);
     expect((await at('203.0.113.251').login(email, password)).status).toBe(200);
     expect(await env.seed.db.selectFrom('throttles').select('key').where('key', '=', 'signin:ip:203.0.113.250').executeTakeFirst()).toBeUndefined();
+  });
+
+  it('clears rate-limit windows that ended as new counts come in', async () => {
+    // A server of its own: each process prunes at most every ten seconds.
+    const own = await startServer();
+    try {
+      const past = new Date(Date.now() - 60_000).toISOString();
+      await withSeed(own, (seed) => seed.db.insertInto('rate_limits').values([{ key: 'register:ip:203.0.113.240', count: 3, reset_at: past }, { key: 'register:ip:203.0.113.241', count: 1, reset_at: past }]).execute());
+      await registerUser(own.url);
+      const left = await withSeed(own, (seed) => seed.db.selectFrom('rate_limits').select('key').where('reset_at', '<=', new Date().toISOString()).execute());
+      expect(left).toEqual([]);
+    } finally {
+      await own.stop();
+    }
   });
 
   it('ignores a device cookie of another account, and a forged one', async () => {

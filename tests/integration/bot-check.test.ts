@@ -217,7 +217,7 @@ describe('a bot-check secret the provider refuses', () => {
   it('turns every guarded form away, and the admin dashboard says so until a good secret is saved', async () => {
     const warning = async () => ((await admin.get('/api/admin/dashboard')).body.data.warnings as { code: string }[]).filter((w) => w.code === 'bot_check_secret');
     expect(await warning()).toEqual([]);
-    const wrong = await admin.request('/api/admin/settings/sign-in', { method: 'PUT', json: { recaptcha: { secret: 'a mistyped secret' } } });
+    const wrong = await admin.request('/api/admin/settings/sign-in', { method: 'PUT', json: { recaptcha: { secret: 'a-mistyped-secret' } } });
     expect(wrong.status, wrong.text).toBe(200);
     try {
       const res = await new Client(server.url).post('/login', { email: MEMBER.email, password: MEMBER.password, recaptcha_token: fakeToken({ action: 'login', score: 0.9 }) });

@@ -10,9 +10,19 @@ export function createDbRateLimits(db: DB): RateLimitStore {
     const batch = db.selectFrom('throttles').select('key').where('forget_at', '<=', nowIso).limit(100);
     await db.deleteFrom('throttles').where('key', 'in', db.selectFrom(batch.as('b')).select('b.key')).where('forget_at', '<=', nowIso).execute();
   };
+  /** Windows that ended are dead weight too: a small batch of them goes, at most every ten seconds per process. */
+  let prunedWindowsAt = 0;
+  const pruneEndedWindows = async (now: number) => {
+    if (now - prunedWindowsAt < 10_000) return;
+    prunedWindowsAt = now;
+    const nowIso = iso(now);
+    const batch = db.selectFrom('rate_limits').select('key').where('reset_at', '<=', nowIso).limit(500);
+    await db.deleteFrom('rate_limits').where('key', 'in', db.selectFrom(batch.as('b')).select('b.key')).where('reset_at', '<=', nowIso).execute();
+  };
   return {
     kind: 'database',
     async addToWindow(key, n, windowMs, now) {
+      await pruneEndedWindows(now);
       const nowIso = iso(now);
       const resetAt = iso(now + windowMs);
       const row = await db
