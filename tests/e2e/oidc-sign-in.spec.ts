@@ -135,8 +135,11 @@ test('a visitor signs in through the provider and lands in the file area', async
   await expect(page.getByRole('alert')).toHaveText('The sign-in with Acme ID could not be verified. Try again.');
   await shot(page, 'oidc-sign-in-refused', { fullPage: false });
   oidcWorld.idp.fault = null;
+  // Without "Keep me signed in" the session ends with the browser.
+  await expect(page.getByLabel('Keep me signed in')).not.toBeChecked();
   await page.getByRole('link', { name: 'Continue with Acme ID' }).click();
   await expect(page).toHaveURL(/\/platform\/files$/);
+  expect((await page.context().cookies()).find((c) => c.name === 'session')?.expires).toBe(-1);
   await expect(page.getByRole('heading', { name: 'Files', exact: true }).first()).toBeVisible();
   const me = await page.request.get('/api/user', { headers: headers(page) });
   expect((await me.json()).data.attributes.email).toBe('grace@e2e-oidc.test');

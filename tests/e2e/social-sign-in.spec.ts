@@ -60,9 +60,13 @@ test('a person signs in through Google, lands in the file area, then links and u
   await expect(page.getByRole('button', { name: 'Sign up with Facebook' })).toHaveCount(0);
 
   await page.goto('/sign-in');
+  // "Keep me signed in" counts for the provider's way in too: the session outlives the browser.
+  await page.getByLabel('Keep me signed in').check();
   await google.click();
   await expect(page).toHaveURL(/\/platform\/files$/);
   await expect(page.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
+  const session = (await page.context().cookies()).find((c) => c.name === 'session');
+  expect(session?.expires).toBeGreaterThan(Date.now() / 1000 + 24 * 3600);
 
   await page.goto('/user/settings/password');
   // The cookie notice would cover the card in the screenshots.

@@ -141,6 +141,24 @@ describe('signing in', () => {
     }
   });
 
+  it('keeps the session across browser restarts when the form asked to ("Keep me signed in"), and not otherwise', async () => {
+    idp.identity = { sub: 'remember-1', email: uniqueEmail('remember'), email_verified: true };
+    for (const [query, persistent] of [['?remember=1', true], ['', false]] as const) {
+      const client = new Client(server.url);
+      const start = await client.get(`/api/oidc/acme/redirect${query}`);
+      expect(start.status, start.text).toBe(200);
+      const approved = await fetch(start.body.url, { redirect: 'manual' });
+      const res = await callback(client, new URL(approved.headers.get('location')!));
+      expect(res.status).toBe(303);
+      const session = res.headers.getSetCookie().find((c) => c.startsWith('session='));
+      expect(session, query).toBeDefined();
+      if (persistent) expect(session).toMatch(/Max-Age=\d+/);
+      else expect(session).not.toMatch(/Max-Age/);
+    }
+    const bad = await new Client(server.url).get('/api/oidc/acme/redirect?remember=yes');
+    expect(bad.status).toBe(422);
+  });
+
   it('asks for the second step of an account with two-factor authentication, with no session yet', async () => {
     const email = uniqueEmail('two-factor');
     idp.identity = { sub: 'two-factor-1', email, email_verified: true };

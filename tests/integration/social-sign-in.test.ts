@@ -247,6 +247,24 @@ describe('signing in through a provider', () => {
     expect(await signedInEmail(client)).toBeNull();
   });
 
+  it('keeps the session across browser restarts when the form asked to ("Keep me signed in"), and not otherwise', async () => {
+    for (const [query, persistent] of [['?remember=1', true], ['', false], ['?remember=0', false]] as const) {
+      fake.signInAs('google', person());
+      const client = new Client(server.url);
+      const start = await client.get(`/api/socialite/google/redirect${query}`);
+      expect(start.status, start.text).toBe(200);
+      const res = await client.get(await authorize(start.body.url), { xrw: false, origin: null, headers: { Accept: 'text/html' } });
+      expect(res.status).toBe(303);
+      const session = res.headers.getSetCookie().find((c) => c.startsWith('session='));
+      expect(session, query).toBeDefined();
+      if (persistent) expect(session).toMatch(/Max-Age=\d+/);
+      else expect(session).not.toMatch(/Max-Age/);
+    }
+    const bad = await new Client(server.url).get('/api/socialite/google/redirect?remember=yes');
+    expect(bad.status).toBe(422);
+    expect(bad.body.message).toBe('Remember is 1 or 0.');
+  });
+
   it('goes back to the page the sign-in started from, and never off-site', async () => {
     fake.signInAs('google', person());
     expect((await socialSignIn(new Client(server.url), 'google', '?redirect=%2Fplatform%2Frecent')).location).toBe('/platform/recent');

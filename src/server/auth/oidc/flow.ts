@@ -1,7 +1,7 @@
 import type { AstroCookies } from 'astro';
 import * as oidc from 'openid-client';
 import type { AppContext } from '../../context.ts';
-import { AppError, isAppError, notFound } from '../../http/errors.ts';
+import { AppError, isAppError, notFound, validationError } from '../../http/errors.ts';
 import { safeRedirectPath } from '../../http/redirects.ts';
 import { type ExternalIdentity, signInWithIdentity } from '../identities.ts';
 import { hit } from '../rate-limit.ts';
@@ -30,6 +30,8 @@ interface Flow {
   nonce: string;
   verifier: string;
   redirect: string;
+  /** The sign-in form's "Keep me signed in", carried through the provider: a persistent session. */
+  remember: boolean;
 }
 
 const unavailable = () => notFound('This sign-in provider is not available.');
@@ -37,14 +39,15 @@ const cookiePath = (issuerId: string) => `/api/oidc/${issuerId}/callback`;
 const unreachable = (issuer: IssuerRow) => new AppError(502, `${issuer.label} could not be reached. Try again later.`);
 
 /** The provider's authorization URL; the flow's secrets go into the cookie. */
-export async function startOidcSignIn(ctx: AppContext, cookies: AstroCookies, issuerId: string | undefined, redirect: unknown): Promise<string> {
+export async function startOidcSignIn(ctx: AppContext, cookies: AstroCookies, issuerId: string | undefined, redirect: unknown, remember: string | null = null): Promise<string> {
   const issuer = await enabledIssuer(ctx, issuerId);
   if (!issuer) throw unavailable();
+  if (remember !== null && remember !== '0' && remember !== '1') throw validationError({ remember: ['Remember is 1 or 0.'] });
   const config = await configurationFor(ctx, issuer).catch((error: unknown) => {
     ctx.logger.warn({ err: error, issuer: issuer.id }, 'OpenID Connect discovery failed');
     throw unreachable(issuer);
   });
-  const flow: Flow = { state: oidc.randomState(), nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier(), redirect: safeRedirectPath(redirect, DEFAULT_LANDING) };
+  const flow: Flow = { state: oidc.randomState(), nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier(), redirect: safeRedirectPath(redirect, DEFAULT_LANDING), remember: remember === '1' };
   const url = oidc.buildAuthorizationUrl(config, {
     redirect_uri: callbackUrl(ctx, issuer.id).href,
     scope: 'openid email profile',
@@ -70,7 +73,7 @@ function readFlow(cookies: AstroCookies): Flow | null {
   try {
     const flow = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Partial<Flow>;
     if (typeof flow.state !== 'string' || typeof flow.nonce !== 'string' || typeof flow.verifier !== 'string') return null;
-    return { state: flow.state, nonce: flow.nonce, verifier: flow.verifier, redirect: safeRedirectPath(flow.redirect, DEFAULT_LANDING) };
+    return { state: flow.state, nonce: flow.nonce, verifier: flow.verifier, redirect: safeRedirectPath(flow.redirect, DEFAULT_LANDING), remember: flow.remember === true };
   } catch {
     return null;
   }
@@ -110,7 +113,7 @@ export async function finishOidcSignIn(
   }
   const identity = await identityFrom(ctx, config, issuer, tokens);
   try {
-    return { outcome: await signInWithIdentity(ctx, identity, { remember: false }), redirect: flow.redirect };
+    return { outcome: await signInWithIdentity(ctx, identity, { remember: flow.remember }), redirect: flow.redirect };
   } catch (error) {
     if (isAppError(error)) ctx.logger.info({ issuer: issuer.id, status: error.status }, 'OpenID Connect identity refused');
     throw error;

@@ -37,11 +37,14 @@ interface Attempt {
   intent: 'sign-in' | 'link';
   userId: string | null;
   redirect: string;
+  /** The sign-in form's "Keep me signed in", carried through the provider: a persistent session. */
+  remember?: boolean;
 }
 
 const StartQuery = z.object({
   intent: z.enum(['sign-in', 'link'], { error: 'The intent must be sign-in or link.' }).default('sign-in'),
   redirect: z.string({ error: 'The redirect must be a path.' }).max(2000, 'The redirect may not be greater than 2000 characters.').optional(),
+  remember: z.enum(['0', '1'], { error: 'Remember is 1 or 0.' }).optional(),
 });
 
 const CallbackQuery = z.object({
@@ -73,7 +76,7 @@ export async function startSocialSignIn(ctx: AppContext, astro: APIContext, prov
   }
   const app = await socialApp(ctx, provider);
   const { url, state, verifier } = authorizationUrl(PROVIDERS[provider], endpointsOf(ctx, provider).endpoints, { ...app, redirectUri: redirectUri(ctx, provider) });
-  const attempt: Attempt = { provider, state, verifier, intent: input.intent, userId: input.intent === 'link' ? user!.id : null, redirect: safeRedirectPath(input.redirect) };
+  const attempt: Attempt = { provider, state, verifier, intent: input.intent, userId: input.intent === 'link' ? user!.id : null, redirect: safeRedirectPath(input.redirect), remember: input.remember === '1' };
   astro.cookies.set(STATE_COOKIE, Buffer.from(JSON.stringify(attempt)).toString('base64url'), {
     path: '/api/socialite',
     httpOnly: true,
@@ -133,7 +136,7 @@ export async function finishSocialSignIn(ctx: AppContext, astro: APIContext, pro
     }
     const identity = await identityFrom(ctx, provider, code, attempt.verifier);
     if (attempt.intent === 'link') return await finishLink(ctx, astro, user, attempt, identity);
-    const outcome = await signInWithIdentity(ctx, identity, { remember: false });
+    const outcome = await signInWithIdentity(ctx, identity, { remember: attempt.remember === true });
     if (outcome.kind === 'second-step') {
       setChallengeCookie(ctx, astro.cookies, outcome.challenge);
       const target = safeRedirectPath(attempt.redirect, '');

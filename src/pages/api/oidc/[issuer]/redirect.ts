@@ -9,7 +9,7 @@ import { wantsJson } from '../../../../server/http/forms.ts';
 export const ALL = publicRoute(
   {
     GET: async ({ ctx, astro, params, query }) => {
-      const url = await startOidcSignIn(ctx, astro.cookies, params.issuer, query.get('redirect'));
+      const url = await startOidcSignIn(ctx, astro.cookies, params.issuer, query.get('redirect'), query.get('remember'));
       return wantsJson(astro.request) ? { url } : astro.redirect(url, 302);
     },
   },
