@@ -1,8 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { verifyAgainstDummy } from '../../src/server/auth/passwords.ts';
-import { authenticateShare } from '../../src/server/sharing/service.ts';
 import { putSetting } from '../../src/server/settings/service.ts';
 import { setRestrictions } from '../../src/server/users/restrictions.ts';
 import { Client, registerUser } from '../support/client.ts';
@@ -279,6 +277,11 @@ describe('share links: passwords', () => {
     expect((await visitor(env.server.url).post(`/api/browse/authenticate/${token}`, { password: 'a guess' })).status).toBe(422);
     expect((await visitor(env.server.url).post(`/api/browse/authenticate/${'b'.repeat(39)}`, { password: 'a guess' })).status).toBe(404);
     // Counted, not timed: the unknown token pays one argon2id check against the dummy hash, as a wrong password pays one against the real one.
+    // Imported afresh: test files share one module registry per worker (vitest.config.ts, isolate),
+    // and the sharing service another file loaded first holds the real password module.
+    vi.resetModules();
+    const { verifyAgainstDummy } = await import('../../src/server/auth/passwords.ts');
+    const { authenticateShare } = await import('../../src/server/sharing/service.ts');
     vi.mocked(verifyAgainstDummy).mockClear();
     await expect(authenticateShare(env.seed, 'c'.repeat(39), 'a guess', '198.51.100.7')).rejects.toMatchObject({ status: 404 });
     expect(vi.mocked(verifyAgainstDummy)).toHaveBeenCalledTimes(1);
