@@ -175,6 +175,12 @@ test('an admin creates a fixed 1 GB plan and a metered plan; a subscriber gets 1
     await expect(pricing.getByRole('heading', { name: meteredName })).toHaveCount(0);
     await pricing.scrollIntoViewIfNeeded();
     await shots(page, 'billing-plans-homepage-pricing');
+    // The public pricing page, linked from the site's header while there are plans to sell.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pricing' }).click();
+    await expect(page).toHaveURL(/\/pricing$/);
+    await expect(page.getByRole('heading', { name: 'Plans and pricing', level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: fixedName })).toBeVisible();
+    await shots(page, 'billing-plans-pricing-page');
 
     // All subscriptions, filtered by the plan.
     await page.goto('/admin/subscriptions');
@@ -197,7 +203,7 @@ test('an admin creates a fixed 1 GB plan and a metered plan; a subscriber gets 1
     await expect(page.getByRole('heading', { name: fixedName })).toHaveCount(0);
     await user.page.context().close();
   } finally {
-    await putSettings(ctx, { subscription_type: 'none', home_show_pricing: false });
+    await putSettings(ctx, { subscription_type: 'none', home_show_pricing: true });
     await ctx.db.destroy();
   }
 });

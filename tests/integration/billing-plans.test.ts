@@ -313,24 +313,38 @@ describe('the public plan list', () => {
     });
   });
 
-  it('shows on the homepage as a pricing table only when switched on', async () => {
+  it('shows on the homepage as a pricing table while there are plans to sell, unless switched off, and on /pricing', async () => {
+    const page = async (path: string) => new Client(server.url).request(path, { headers: { Accept: 'text/html' }, xrw: false });
+    // Nothing to sell: no pricing on the homepage, no pricing page, no link to one.
+    expect((await page('/')).text).not.toContain('data-section="pricing"');
+    expect((await page('/pricing')).status).toBe(404);
+    expect((await page('/sitemap.xml')).text).not.toContain('/pricing');
     const id = await createPlan({ ...FIXED, name: 'Homepage plan' });
-    const home = async () => (await new Client(server.url).request('/', { headers: { Accept: 'text/html' }, xrw: false })).text;
     await withSubscriptionType('fixed', async () => {
-      expect(await home()).not.toContain('data-section="pricing"');
-      const on = await admin.request('/api/admin/settings/homepage', { method: 'PUT', json: { home_show_pricing: true } });
-      expect(on.status, on.text).toBe(200);
+      // On by default: the table shows as soon as a plan is active.
+      const home = (await page('/')).text;
+      expect(home).toContain('data-section="pricing"');
+      expect(home).toContain('Homepage plan');
+      expect(home).toContain('€4.99');
+      expect(home).toContain('href="/pricing"');
+      const pricing = await page('/pricing');
+      expect(pricing.status).toBe(200);
+      expect(pricing.text).toMatch(/<h1 id="pricing"[^>]*>/);
+      expect(pricing.text).toContain('Homepage plan');
+      expect((await page('/sitemap.xml')).text).toContain(`${server.url}/pricing`);
+      const off = await admin.request('/api/admin/settings/homepage', { method: 'PUT', json: { home_show_pricing: false } });
+      expect(off.status, off.text).toBe(200);
       try {
-        const page = await home();
-        expect(page).toContain('data-section="pricing"');
-        expect(page).toContain('Homepage plan');
-        expect(page).toContain('€4.99');
+        expect((await page('/')).text).not.toContain('data-section="pricing"');
+        // The pricing page stays: the switch is the homepage's.
+        expect((await page('/pricing')).status).toBe(200);
         expect((await admin.request('/api/admin/settings/homepage', { method: 'PUT', json: { home_show_pricing: 'yes' } })).status).toBe(422);
       } finally {
-        await putSettings(seed, { home_show_pricing: false });
+        await putSettings(seed, { home_show_pricing: true });
       }
     });
     await patch(id, { status: 'archived' });
+    expect((await page('/pricing')).status).toBe(404);
   });
 });
 

@@ -77,8 +77,8 @@ export const SETTING_DEFAULTS = {
   home_show_preview: true,
   home_show_features: true,
   home_show_cta: true,
-  /** The pricing table of the active plans (billing/plans.ts listPublicPlans); shown only when there are some. */
-  home_show_pricing: false,
+  /** The pricing table of the active plans (billing/plans.ts listPublicPlans); shown only when there are some, so on by default. */
+  home_show_pricing: true,
   /** The cookie notice in the signed-in app (dismissed once per browser). */
   cookie_notice: true,
   /** A `#rrggbb` colour replacing the brand colour of the token sheet; empty keeps the default. */
