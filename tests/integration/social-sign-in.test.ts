@@ -273,6 +273,26 @@ describe('signing in through a provider', () => {
   });
 });
 
+describe('a provider whose token endpoint does not answer', () => {
+  it('is given up on after OAUTH_TIMEOUT_MS: back on /sign-in with a message, not signed in', async () => {
+    const own = await startServer({ env: { ...fake.env, OAUTH_TIMEOUT_MS: '300' } });
+    try {
+      await configureSocialApps(own, fake, ['google']);
+      fake.signInAs('google', person());
+      fake.delayTokenNext('google', 3000);
+      const client = new Client(own.url);
+      const start = await client.get('/api/socialite/google/redirect');
+      expect(start.status, start.text).toBe(200);
+      const result = await callback(client, await authorize(start.body.url));
+      expect(result).toEqual({ status: 303, location: '/sign-in', flash: expect.stringMatching(/Google did not confirm this sign-in/) });
+      expect(await signedInEmail(client)).toBeNull();
+      expect(own.logs.some((line) => line.includes('did not answer within 300 ms'))).toBe(true);
+    } finally {
+      await own.stop();
+    }
+  });
+});
+
 describe('callback refusals land on /sign-in with a message', () => {
   it('refuses a wrong, a missing, and a state from another browser', async () => {
     fake.signInAs('google', person());

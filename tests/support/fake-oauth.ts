@@ -39,6 +39,8 @@ export interface FakeOAuth {
   denyNext(provider: FakeProvider): void;
   /** The next profile request of this provider answers 500 (the provider has an outage). */
   failProfileNext(provider: FakeProvider): void;
+  /** The next token request of this provider is answered only after `ms` (a provider that hangs). */
+  delayTokenNext(provider: FakeProvider, ms: number): void;
   /** Token requests the fake refused, with why (for assertions on what the product sent). */
   refusals: string[];
   /** The last authorization request's query, per provider. */
@@ -63,6 +65,7 @@ export async function startFakeOAuth(): Promise<FakeOAuth> {
   const current: Partial<Record<FakeProvider, FakeIdentity>> = {};
   const deny = new Set<FakeProvider>();
   const failProfile = new Set<FakeProvider>();
+  const tokenDelay = new Map<FakeProvider, number>();
   const codes = new Map<string, Code>();
   const tokens = new Map<string, { provider: FakeProvider; identity: FakeIdentity }>();
   const refusals: string[] = [];
@@ -109,8 +112,11 @@ export async function startFakeOAuth(): Promise<FakeOAuth> {
 
     if (req.method === 'POST' && path === PATHS[provider].token) {
       let raw = '';
+      const delay = tokenDelay.get(provider) ?? 0;
+      tokenDelay.delete(provider);
       req.on('data', (chunk) => (raw += chunk));
-      req.on('end', () => {
+      req.on('end', () => setTimeout(() => answerToken(), delay));
+      const answerToken = () => {
         const form = new URLSearchParams(raw);
         let id = form.get('client_id');
         let secret = form.get('client_secret');
@@ -132,7 +138,7 @@ export async function startFakeOAuth(): Promise<FakeOAuth> {
         const token = b64url(randomBytes(16));
         tokens.set(token, { provider, identity: code.identity });
         send(res, 200, { access_token: token, token_type: 'Bearer', expires_in: 3600, scope: '' });
-      });
+      };
       return;
     }
 
@@ -175,6 +181,9 @@ export async function startFakeOAuth(): Promise<FakeOAuth> {
     },
     failProfileNext(provider) {
       failProfile.add(provider);
+    },
+    delayTokenNext(provider, ms) {
+      tokenDelay.set(provider, ms);
     },
     refusals,
     lastAuthorization,

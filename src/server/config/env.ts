@@ -52,6 +52,7 @@ const EnvSchema = z.object({
   OAUTH_GOOGLE_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   OAUTH_GITHUB_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   OAUTH_FACEBOOK_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  OAUTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   // Payment providers' API origins (src/server/billing/gateways/): tests point them at local fakes.
   STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
   PAYSTACK_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
@@ -136,6 +137,8 @@ export interface Config {
   botCheck: { verifyUrl: string | null; scriptUrl: string | null };
   /** OAUTH_*_BASE_URL: where each social sign-in provider's endpoints live instead of the real ones (null: the real ones). */
   oauthBaseUrls: { google: string | null; github: string | null; facebook: string | null };
+  /** OAUTH_TIMEOUT_MS: how long a social sign-in waits for the provider's token and profile answers. */
+  oauthTimeoutMs: number;
   /** STRIPE_API_BASE, PAYSTACK_API_BASE, PAYPAL_API_BASE: the providers' API origins (defaults: the real ones). */
   paymentApiBases: { stripe: string; paystack: string; paypal: string };
   /** METRICS_TOKEN: the bearer token of GET /metrics; null switches metrics off (prom-client is never loaded). */
@@ -209,6 +212,7 @@ function toConfig(env: Env, cwd: string, storageSource: Config['storageSource'])
     events: { heartbeatMs: env.EVENTS_HEARTBEAT_MS, maxStreams: env.EVENTS_MAX_STREAMS },
     botCheck: { verifyUrl: env.BOT_CHECK_VERIFY_URL ?? null, scriptUrl: env.BOT_CHECK_SCRIPT_URL ?? null },
     oauthBaseUrls: { google: env.OAUTH_GOOGLE_BASE_URL ?? null, github: env.OAUTH_GITHUB_BASE_URL ?? null, facebook: env.OAUTH_FACEBOOK_BASE_URL ?? null },
+    oauthTimeoutMs: env.OAUTH_TIMEOUT_MS,
     paymentApiBases: {
       stripe: env.STRIPE_API_BASE ?? 'https://api.stripe.com',
       paystack: env.PAYSTACK_API_BASE ?? 'https://api.paystack.co',

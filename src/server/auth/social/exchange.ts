@@ -1,4 +1,4 @@
-import { CodeChallengeMethod, OAuth2Client, OAuth2RequestError, OAuth2Tokens, generateCodeVerifier, generateState } from 'arctic';
+import { ArcticFetchError, CodeChallengeMethod, OAuth2Client, OAuth2RequestError, OAuth2Tokens, generateCodeVerifier, generateState } from 'arctic';
 import type { ProviderSpec } from './providers.ts';
 
 /**
@@ -24,10 +24,23 @@ export function authorizationUrl(spec: ProviderSpec, endpoints: Endpoints, app: 
   return { url: client.createAuthorizationURLWithPKCE(endpoints.authorization, state, CodeChallengeMethod.S256, verifier, spec.scopes), state, verifier };
 }
 
-/** Trades the code for tokens; Arctic's errors (OAuth2RequestError, ArcticFetchError, …) pass through. */
-export async function exchangeCode(spec: ProviderSpec, endpoints: Endpoints, app: App, code: string, verifier: string | null): Promise<OAuth2Tokens> {
-  if (spec.secretIn === 'basic') return new OAuth2Client(app.clientId, app.clientSecret, app.redirectUri).validateAuthorizationCode(endpoints.token, code, verifier);
-  return exchangeWithSecretInBody(endpoints.token, app, code);
+/**
+ * Trades the code for tokens, waiting `timeoutMs` at most (OAUTH_TIMEOUT_MS); Arctic's errors
+ * (OAuth2RequestError, ArcticFetchError, …) pass through, and a provider that does not answer in
+ * time is an ArcticFetchError too.
+ */
+export async function exchangeCode(spec: ProviderSpec, endpoints: Endpoints, app: App, code: string, verifier: string | null, timeoutMs: number): Promise<OAuth2Tokens> {
+  if (spec.secretIn === 'basic') return answeredWithin(new OAuth2Client(app.clientId, app.clientSecret, app.redirectUri).validateAuthorizationCode(endpoints.token, code, verifier), timeoutMs);
+  return exchangeWithSecretInBody(endpoints.token, app, code, timeoutMs);
+}
+
+/** Arctic's client takes no AbortSignal: its request is given up on (left to finish unheard) after `ms`. */
+function answeredWithin<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ArcticFetchError(new Error(`the token endpoint did not answer within ${ms} ms`))), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -35,13 +48,13 @@ export async function exchangeCode(spec: ProviderSpec, endpoints: Endpoints, app
  * Facebook class does, with fixed endpoints). The same request as that class, answered with
  * Arctic's own token and error types.
  */
-async function exchangeWithSecretInBody(endpoint: string, app: App, code: string): Promise<OAuth2Tokens> {
+async function exchangeWithSecretInBody(endpoint: string, app: App, code: string, timeoutMs: number): Promise<OAuth2Tokens> {
   const body = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: app.redirectUri, client_id: app.clientId, client_secret: app.clientSecret });
   const response = await fetch(endpoint, {
     method: 'POST',
     body,
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json', 'User-Agent': 'cloud-drive' },
-    signal: AbortSignal.timeout(10_000),
+    signal: AbortSignal.timeout(timeoutMs),
   });
   const data: unknown = await response.json().catch(() => null);
   if (typeof data !== 'object' || data === null) throw new Error(`token endpoint answered ${response.status} without JSON`);

@@ -162,7 +162,7 @@ async function identityFrom(ctx: AppContext, provider: SocialProvider, code: str
   const { endpoints, at } = endpointsOf(ctx, provider);
   let token: string;
   try {
-    token = (await exchangeCode(PROVIDERS[provider], endpoints, app, code, verifier)).accessToken();
+    token = (await exchangeCode(PROVIDERS[provider], endpoints, app, code, verifier, ctx.config.oauthTimeoutMs)).accessToken();
   } catch (error) {
     ctx.logger.warn({ err: error, provider }, 'social sign-in: the code exchange failed');
     throw new Refusal('failed', `${name} did not confirm this sign-in. Try again.`);
