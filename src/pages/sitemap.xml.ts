@@ -10,7 +10,7 @@ export const GET: APIRoute = async ({ locals }) => {
   const ctx = locals.ctx;
   const settings = await getSettings(ctx);
   const paths = ['/', '/contact-us', '/sign-in', ...(settings.registration_open ? ['/sign-up'] : [])].map((p) => ({ path: p, lastmod: null as string | null }));
-  if ((await listPublicPlans(ctx)).data.length) paths.push({ path: '/pricing', lastmod: null });
+  if ((await listPublicPlans(ctx, settings)).data.length) paths.push({ path: '/pricing', lastmod: null });
   for (const page of await listVisiblePages(ctx)) paths.push({ path: `/page/${page.slug}`, lastmod: page.updated_at.slice(0, 10) });
   const urls = paths
     .map(({ path, lastmod }) => `  <url><loc>${escapeXml(new URL(path, ctx.config.appUrl).href)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`)

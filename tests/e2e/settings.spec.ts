@@ -114,6 +114,7 @@ test('at an IP address the passkeys card says a passkey needs a host name, inste
   await expect(notice).toBeVisible();
   await expect(notice).toContainText('(127.0.0.1)');
   await expect(card.getByRole('button', { name: 'Add a passkey' })).toHaveCount(0);
+  await expect(card.getByText('Add one to sign in without typing your password.')).toHaveCount(0);
   await shot(card, 'settings-passkeys-ip-address');
   await expectNoSeriousA11yViolations(page, 'settings-passkeys-ip-address');
   // The sign-in page offers no passkey button there.

@@ -89,3 +89,10 @@ export async function registerUser(baseUrl: string, overrides: Partial<{ name: s
   if (login.status !== 200) throw new Error(`sign-in after register failed: ${login.status} ${login.text}`);
   return { client, email, password, user: login.body.data };
 }
+
+/** Whether a response's session cookie outlives the browser (Max-Age: "Keep me signed in"); throws when it sets none. */
+export function sessionCookieIsPersistent(res: { headers: Headers }): boolean {
+  const session = res.headers.getSetCookie().find((c) => c.startsWith('session='));
+  if (!session) throw new Error('the response sets no session cookie');
+  return /Max-Age=\d+/.test(session);
+}

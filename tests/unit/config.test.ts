@@ -83,6 +83,8 @@ describe('loadConfig', () => {
     [{ BOT_CHECK_SCRIPT_URL: 'not a url' }, 'BOT_CHECK_SCRIPT_URL'],
     [{ OAUTH_GOOGLE_BASE_URL: 'not a url' }, 'OAUTH_GOOGLE_BASE_URL'],
     [{ OAUTH_GITHUB_BASE_URL: 'javascript:alert(1)' }, 'OAUTH_GITHUB_BASE_URL'],
+    [{ OAUTH_TIMEOUT_MS: '50' }, 'OAUTH_TIMEOUT_MS'],
+    [{ OAUTH_TIMEOUT_MS: 'soon' }, 'OAUTH_TIMEOUT_MS'],
     [{ STORAGE_DRIVER: 'ftp' }, 'STORAGE_DRIVER'],
     [{ ...S3, S3_BUCKET: undefined }, 'S3_BUCKET: is required when STORAGE_DRIVER=s3'],
     [{ ...S3, S3_BUCKET: 'Has_Capitals' }, 'S3_BUCKET'],

@@ -33,6 +33,8 @@ export function PasskeysCard() {
   const titleId = useId();
   const [passkeys, setPasskeys] = useState<Passkey[] | null>(null);
   const [supported, setSupported] = useState(true);
+  // At an IP address no passkey can be added (passkey-errors.ts): the card says why instead of inviting one.
+  const atIpAddress = hostCannotHavePasskeys(location.hostname);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
@@ -97,7 +99,7 @@ export function PasskeysCard() {
           <Spinner label={t('app.loading')} />
         </div>
       )}
-      {passkeys?.length === 0 && supported && (
+      {passkeys?.length === 0 && supported && !atIpAddress && (
         <div className="flex flex-col items-center gap-3 border-t border-border px-6 py-8 text-center">
           <span className="flex size-12 items-center justify-center rounded-2xl bg-surface-2 text-muted">
             <Fingerprint className="size-6" aria-hidden />
@@ -142,7 +144,7 @@ export function PasskeysCard() {
       )}
 
       <div className="border-t border-border p-6">
-        {hostCannotHavePasskeys(location.hostname) ? (
+        {atIpAddress ? (
           <p className="notice-warning" role="status">
             {t('passkeys.needs_host_name', { host: location.hostname })}
           </p>

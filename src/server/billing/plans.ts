@@ -8,7 +8,7 @@ import type { Body } from '../http/endpoint.ts';
 import { AppError, badRequest, notFound } from '../http/errors.ts';
 import { validate } from '../http/validate.ts';
 import { currencies } from './geo.ts';
-import { getSettings } from '../settings/service.ts';
+import { getSettings, type Settings } from '../settings/service.ts';
 import { CreateFixedPlan, CreateMeteredPlan, PlanType, UpdateFixedPlan, UpdateMeteredPlan } from './plan-schemas.ts';
 import { presentPlan, presentPublicPlan } from './plan-presenter.ts';
 import {
@@ -135,8 +135,8 @@ export async function deletePlan(ctx: AppContext, user: User, id: string | undef
  * The active plans of the instance's subscription type, for visitors (the homepage pricing table)
  * and users (the billing page), cheapest first; none when the instance sells no subscriptions.
  */
-export async function listPublicPlans(ctx: AppContext) {
-  const { subscription_type: type } = await getSettings(ctx);
+export async function listPublicPlans(ctx: AppContext, settings?: Pick<Settings, 'subscription_type'>) {
+  const { subscription_type: type } = settings ?? (await getSettings(ctx));
   if (type === 'none') return { data: [], meta: { subscription_type: type } };
   const rows = await activePlanRows(ctx.db, type);
   return { data: rows.map(presentPublicPlan), meta: { subscription_type: type } };
